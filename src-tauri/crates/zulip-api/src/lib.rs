@@ -1,0 +1,33 @@
+//! Wire types of the Zulip REST API, shared by Weir's embedded server and its client so
+//! that both sides agree on one spelling of every field.
+//!
+//! Only serde lives here: no HTTP, no storage.
+
+mod error;
+mod messages;
+mod realm;
+mod streams;
+mod users;
+
+pub use error::{ErrorCode, ErrorResponse};
+pub use messages::{DirectRecipient, Message, MessagesResponse, Recipient, RenderResponse};
+pub use realm::{RegisterResponse, ServerSettings};
+pub use streams::{
+    AddSubscriptionsResponse, RemoveSubscriptionsResponse, Stream, StreamIdResponse,
+    StreamsResponse, SubscribersResponse, Subscription, SubscriptionsResponse,
+};
+pub use users::{
+    ApiKeyResponse, Bot, BotType, BotsResponse, CreateBotResponse, Role, User, UsersResponse,
+};
+
+/// The feature level Weir's server reports by default (Zulip 10.0).
+pub const DEFAULT_FEATURE_LEVEL: u32 = 362;
+
+/// Every successful Zulip response: `{"result":"success","msg":"", ...fields}`.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct Success<T> {
+    pub result: String,
+    pub msg: String,
+    #[serde(flatten)]
+    pub data: T,
+}

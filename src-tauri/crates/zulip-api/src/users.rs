@@ -1,0 +1,136 @@
+use serde::{Deserialize, Serialize};
+use serde_repr::{Deserialize_repr, Serialize_repr};
+
+/// A user's role in the organization, with Zulip's numeric values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize_repr, Deserialize_repr)]
+#[repr(u16)]
+pub enum Role {
+    Owner = 100,
+    Administrator = 200,
+    Moderator = 300,
+    Member = 400,
+    Guest = 600,
+}
+
+impl Role {
+    /// Owners and administrators are Zulip's "organization administrators".
+    pub fn is_org_admin(self) -> bool {
+        matches!(self, Self::Owner | Self::Administrator)
+    }
+
+    /// The lower-case name used in seed files (`owner`, `administrator`, ...).
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Owner => "owner",
+            Self::Administrator => "administrator",
+            Self::Moderator => "moderator",
+            Self::Member => "member",
+            Self::Guest => "guest",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Self> {
+        [Self::Owner, Self::Administrator, Self::Moderator, Self::Member, Self::Guest]
+            .into_iter()
+            .find(|role| role.name() == name)
+    }
+
+    pub fn from_code(code: u16) -> Option<Self> {
+        [Self::Owner, Self::Administrator, Self::Moderator, Self::Member, Self::Guest]
+            .into_iter()
+            .find(|role| *role as u16 == code)
+    }
+}
+
+/// Zulip's bot types.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize_repr, Deserialize_repr)]
+#[repr(u8)]
+pub enum BotType {
+    Generic = 1,
+    IncomingWebhook = 2,
+    OutgoingWebhook = 3,
+    Embedded = 4,
+}
+
+impl BotType {
+    pub fn from_code(code: u8) -> Option<Self> {
+        [Self::Generic, Self::IncomingWebhook, Self::OutgoingWebhook, Self::Embedded]
+            .into_iter()
+            .find(|kind| *kind as u8 == code)
+    }
+}
+
+/// A user as `GET /users`, `GET /users/me` and `POST /register` describe it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct User {
+    pub user_id: i64,
+    pub email: String,
+    pub full_name: String,
+    pub role: Role,
+    pub is_admin: bool,
+    pub is_owner: bool,
+    pub is_guest: bool,
+    pub is_bot: bool,
+    pub bot_type: Option<BotType>,
+    pub bot_owner_id: Option<i64>,
+    pub is_active: bool,
+    pub avatar_url: Option<String>,
+    pub date_joined: String,
+    pub timezone: String,
+    pub delivery_email: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct UsersResponse {
+    pub members: Vec<User>,
+}
+
+/// One of the caller's bots, as `GET /bots` lists it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Bot {
+    pub user_id: i64,
+    /// The bot's e-mail address (Zulip calls it `username` here).
+    pub username: String,
+    pub full_name: String,
+    pub api_key: String,
+    pub bot_type: BotType,
+    pub is_active: bool,
+    pub owner_id: Option<i64>,
+    pub avatar_url: Option<String>,
+    pub default_sending_stream: Option<String>,
+    pub default_events_register_stream: Option<String>,
+    pub default_all_public_streams: bool,
+    pub services: Vec<serde_json::Value>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct BotsResponse {
+    pub bots: Vec<Bot>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct CreateBotResponse {
+    pub user_id: i64,
+    pub api_key: String,
+    pub avatar_url: Option<String>,
+    pub default_sending_stream: Option<String>,
+    pub default_events_register_stream: Option<String>,
+    pub default_all_public_streams: bool,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ApiKeyResponse {
+    pub api_key: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn roles_use_zulip_numbers_on_the_wire() {
+        assert_eq!(serde_json::to_string(&Role::Guest).ok().as_deref(), Some("600"));
+        assert_eq!(Role::from_name("administrator"), Some(Role::Administrator));
+        assert!(Role::Owner.is_org_admin() && !Role::Moderator.is_org_admin());
+    }
+}
