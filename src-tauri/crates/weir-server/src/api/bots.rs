@@ -1,0 +1,175 @@
+//! Bots: create, list, and API key regeneration (bots' and your own).
+
+use axum::extract::{Path, State};
+use serde_json::json;
+use zulip_api::{Bot, BotType, CreateBotResponse, Role};
+
+use super::{ApiResult, success};
+use crate::AppState;
+use crate::auth::Caller;
+use crate::clock::{iso8601, now_unix};
+use crate::error::{ApiError, Error};
+use crate::keys::generate_api_key;
+use crate::params::Params;
+use crate::store::{self, NewUser, UserRow};
+
+const MAX_FULL_NAME_CHARS: usize = 100;
+
+fn bot_dto(bot: &UserRow) -> Bot {
+    Bot {
+        user_id: bot.user_id,
+        username: bot.email.clone(),
+        full_name: bot.full_name.clone(),
+        api_key: bot.api_key.clone(),
+        bot_type: bot.bot_type.unwrap_or(BotType::Generic),
+        is_active: bot.is_active,
+        owner_id: bot.bot_owner_id,
+        avatar_url: None,
+        default_sending_stream: None,
+        default_events_register_stream: None,
+        default_all_public_streams: false,
+        services: Vec::new(),
+    }
+}
+
+pub async fn list_bots(State(state): State<AppState>, caller: Caller, params: Params) -> ApiResult {
+    let owner_id = caller.user_id;
+    let bots = state
+        .store()
+        .read(move |conn| store::bots_owned_by(conn, owner_id))
+        .await?;
+    let bots: Vec<Bot> = bots.iter().map(bot_dto).collect();
+    success(json!({ "bots": bots }), params.into_ignored())
+}
+
+/// Zulip's short-name rule: letters, digits, and `-_.` only, so the e-mail is valid.
+fn valid_short_name(short_name: &str) -> bool {
+    !short_name.is_empty()
+        && short_name
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | '.'))
+}
+
+pub async fn create_bot(
+    State(state): State<AppState>,
+    caller: Caller,
+    mut params: Params,
+) -> ApiResult {
+    if caller.is_guest() {
+        return Err(ApiError::bad_request("Not allowed for guest users").into());
+    }
+    let full_name = params.require_str("full_name")?.trim().to_owned();
+    let short_name = params.require_str("short_name")?.trim().to_lowercase();
+    let bot_type = match params.take_int("bot_type")? {
+        None => BotType::Generic,
+        Some(code) => u8::try_from(code)
+            .ok()
+            .and_then(BotType::from_code)
+            .ok_or_else(|| ApiError::bad_request("Invalid bot type"))?,
+    };
+    for known in [
+        "service_name",
+        "payload_url",
+        "interface_type",
+        "config_data",
+        "avatar",
+    ] {
+        let _ = params.take_str(known);
+    }
+    let ignored = params.into_ignored();
+    if full_name.is_empty() {
+        return Err(ApiError::bad_request("Name too short!").into());
+    }
+    if full_name.chars().count() > MAX_FULL_NAME_CHARS {
+        return Err(ApiError::bad_request("Name too long!").into());
+    }
+    if !valid_short_name(&short_name) {
+        return Err(ApiError::bad_request("Bad name or username").into());
+    }
+    let owner_id = caller.user_id;
+    let created = state
+        .store()
+        .write(move |conn| {
+            let domain = store::realm(conn)?
+                .map(|realm| realm.bot_domain)
+                .unwrap_or_default();
+            let email = format!("{short_name}-bot@{domain}");
+            if store::user_by_email(conn, &email)?.is_some() {
+                return Err(ApiError::bad_request("Username already in use").into());
+            }
+            if store::active_bot_with_name_exists(conn, &full_name)? {
+                return Err(ApiError::bad_request("Name is already in use.").into());
+            }
+            let api_key = generate_api_key();
+            let user_id = store::insert_user(
+                conn,
+                &NewUser {
+                    user_id: None,
+                    email,
+                    full_name,
+                    role: Role::Member,
+                    bot_type: Some(bot_type),
+                    bot_owner_id: Some(owner_id),
+                    api_key: api_key.clone(),
+                    is_active: true,
+                    is_system_bot: false,
+                    date_joined: iso8601(now_unix()),
+                },
+            )?;
+            Ok::<_, Error>(CreateBotResponse {
+                user_id,
+                api_key,
+                avatar_url: None,
+                default_sending_stream: None,
+                default_events_register_stream: None,
+                default_all_public_streams: false,
+            })
+        })
+        .await?;
+    success(created, ignored)
+}
+
+pub async fn regenerate_bot_key(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(bot_id): Path<String>,
+    params: Params,
+) -> ApiResult {
+    let bot_id: i64 = bot_id
+        .parse()
+        .map_err(|_| ApiError::bad_request("No such bot"))?;
+    let ignored = params.into_ignored();
+    let caller = caller.0;
+    let api_key = state
+        .store()
+        .write(move |conn| {
+            let bot = store::user_by_id(conn, bot_id)?
+                .filter(|user| user.bot_type.is_some() && !user.is_system_bot)
+                .ok_or_else(|| ApiError::bad_request("No such bot"))?;
+            if bot.bot_owner_id != Some(caller.user_id) && !caller.is_org_admin() {
+                return Err(ApiError::bad_request("Insufficient permission").into());
+            }
+            let api_key = generate_api_key();
+            store::set_api_key(conn, bot.user_id, &api_key)?;
+            Ok::<_, Error>(api_key)
+        })
+        .await?;
+    success(json!({ "api_key": api_key }), ignored)
+}
+
+pub async fn regenerate_own_key(
+    State(state): State<AppState>,
+    caller: Caller,
+    params: Params,
+) -> ApiResult {
+    let user_id = caller.user_id;
+    let api_key = state
+        .store()
+        .write(move |conn| {
+            let api_key = generate_api_key();
+            store::set_api_key(conn, user_id, &api_key)?;
+            Ok::<_, Error>(api_key)
+        })
+        .await?;
+    success(json!({ "api_key": api_key }), params.into_ignored())
+}

@@ -1,0 +1,197 @@
+//! `POST /users/me/subscriptions`: subscribe yourself or others, creating streams.
+
+use std::collections::BTreeMap;
+
+use axum::extract::State;
+use rusqlite::Connection;
+use serde_json::Value;
+use zulip_api::AddSubscriptionsResponse;
+
+use super::principals::{Principal, parse_principals, resolve_principals, unique_stream_names};
+use super::{ApiResult, success};
+use crate::AppState;
+use crate::access::can_access;
+use crate::auth::Caller;
+use crate::clock::now_unix;
+use crate::error::{ApiError, Error};
+use crate::messages::notify;
+use crate::params::{Params, as_list};
+use crate::store::{self, StreamRow, SubscriptionChange, UserRow};
+
+/// Zulip skips the "you were subscribed" messages above this many new subscriptions.
+const MAX_NOTIFIED_SUBSCRIPTIONS: usize = 250;
+
+struct Request {
+    names: Vec<String>,
+    descriptions: BTreeMap<String, String>,
+    principals: Vec<Principal>,
+    invite_only: bool,
+}
+
+pub async fn subscribe(
+    State(state): State<AppState>,
+    caller: Caller,
+    mut params: Params,
+) -> ApiResult {
+    if caller.is_guest() {
+        return Err(ApiError::bad_request("Not allowed for guest users").into());
+    }
+    let (raw_names, descriptions) = parse_subscriptions(params.require_json("subscriptions")?)?;
+    let principals = parse_principals(params.take_json("principals")?, state.feature_level())?;
+    let invite_only = params.take_bool("invite_only", false)?;
+    let _announce = params.take_bool("announce", false)?;
+    let _fatal = params.take_bool("authorization_errors_fatal", true)?;
+    let ignored = params.into_ignored();
+    let request = Request {
+        names: raw_names,
+        descriptions,
+        principals,
+        invite_only,
+    };
+    let level = state.feature_level();
+    let response = state
+        .store()
+        .write(move |conn| add(conn, &caller, &request, level))
+        .await?;
+    success(response, ignored)
+}
+
+/// `[{"name": ..., "description"?: ...}]` with Zulip's validation texts.
+fn parse_subscriptions(value: Value) -> Result<(Vec<String>, BTreeMap<String, String>), ApiError> {
+    let mut names = Vec::new();
+    let mut descriptions = BTreeMap::new();
+    for (index, item) in as_list("subscriptions", value)?.into_iter().enumerate() {
+        let Value::Object(fields) = item else {
+            return Err(ApiError::bad_request(format!(
+                "subscriptions[{index}] is not a dict"
+            )));
+        };
+        let name = match fields.get("name") {
+            Some(Value::String(name)) => name.clone(),
+            Some(_) => {
+                return Err(ApiError::bad_request(format!(
+                    "subscriptions[{index}][\"name\"] is not a string"
+                )));
+            }
+            None => {
+                return Err(ApiError::bad_request(format!(
+                    "name key is missing from subscriptions[{index}]"
+                )));
+            }
+        };
+        match fields.get("description") {
+            None => {}
+            Some(Value::String(text)) => {
+                descriptions.insert(store::name_key(name.trim()), text.clone());
+            }
+            Some(_) => {
+                return Err(ApiError::bad_request(format!(
+                    "subscriptions[{index}][\"description\"] is not a string"
+                )));
+            }
+        }
+        names.push(name);
+    }
+    Ok((names, descriptions))
+}
+
+fn add(
+    conn: &Connection,
+    caller: &UserRow,
+    request: &Request,
+    feature_level: u32,
+) -> Result<AddSubscriptionsResponse, Error> {
+    let targets = resolve_principals(conn, caller, &request.principals, feature_level)?;
+    let names = unique_stream_names(&request.names)?;
+    let now = now_unix();
+
+    let mut streams: Vec<StreamRow> = Vec::with_capacity(names.len());
+    for name in &names {
+        let stream = match store::stream_by_name(conn, name)? {
+            Some(stream) => {
+                let subscribed = store::is_subscribed(conn, caller.user_id, stream.stream_id)?;
+                if !can_access(caller, &stream, subscribed) {
+                    let msg = format!("Unable to access channel ({}).", stream.name);
+                    return Err(ApiError::bad_request(msg).into());
+                }
+                stream
+            }
+            None => {
+                let description = request.descriptions.get(&store::name_key(name));
+                let description = description.map_or("", String::as_str);
+                store::insert_stream(conn, None, name, description, request.invite_only, now)?
+            }
+        };
+        streams.push(stream);
+    }
+
+    let mut response = AddSubscriptionsResponse::default();
+    let mut newly: BTreeMap<i64, Vec<String>> = BTreeMap::new();
+    for target in &targets {
+        for stream in &streams {
+            let key = target.user_id.to_string();
+            match store::subscribe(conn, target.user_id, stream.stream_id)? {
+                SubscriptionChange::Changed => {
+                    response
+                        .subscribed
+                        .entry(key)
+                        .or_default()
+                        .push(stream.name.clone());
+                    newly
+                        .entry(target.user_id)
+                        .or_default()
+                        .push(stream.name.clone());
+                }
+                SubscriptionChange::AlreadyThere => {
+                    response
+                        .already_subscribed
+                        .entry(key)
+                        .or_default()
+                        .push(stream.name.clone());
+                }
+            }
+        }
+    }
+    for target in &targets {
+        response
+            .subscribed
+            .entry(target.user_id.to_string())
+            .or_default();
+    }
+    response.subscribed.retain(|_, names| !names.is_empty());
+
+    let total_new: usize = newly.values().map(Vec::len).sum();
+    if total_new <= MAX_NOTIFIED_SUBSCRIPTIONS {
+        for target in targets
+            .iter()
+            .filter(|t| t.user_id != caller.user_id && t.bot_type.is_none())
+        {
+            if let Some(stream_names) = newly.get(&target.user_id) {
+                notify(
+                    conn,
+                    target.user_id,
+                    &subscribed_you_text(caller, stream_names),
+                    now,
+                )?;
+            }
+        }
+    }
+    Ok(response)
+}
+
+/// Zulip's text for people someone else subscribed.
+fn subscribed_you_text(actor: &UserRow, stream_names: &[String]) -> String {
+    let mut names: Vec<&String> = stream_names.iter().collect();
+    names.sort();
+    let actor = format!("@**{}|{}**", actor.full_name, actor.user_id);
+    match names.as_slice() {
+        [only] => format!("{actor} subscribed you to the channel #**{only}**."),
+        _ => {
+            let mut text = format!("{actor} subscribed you to the following channels:\n\n");
+            for name in names {
+                text.push_str(&format!("* #**{name}**\n"));
+            }
+            text
+        }
+    }
+}

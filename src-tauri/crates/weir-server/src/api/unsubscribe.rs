@@ -1,0 +1,94 @@
+//! `DELETE /users/me/subscriptions`, checked in Zulip's order and applied all or nothing.
+
+use axum::extract::State;
+use rusqlite::Connection;
+use zulip_api::RemoveSubscriptionsResponse;
+
+use super::principals::{Principal, parse_principals, resolve_principals, unique_stream_names};
+use super::{ApiResult, success};
+use crate::AppState;
+use crate::access::visible_for_unsubscribe;
+use crate::auth::Caller;
+use crate::error::{ApiError, Error};
+use crate::params::Params;
+use crate::store::{self, StreamRow, SubscriptionChange, UserRow};
+
+/// Feature level from which users may remove bots they own.
+const BOT_OWNERS_REMOVE_BOTS_LEVEL: u32 = 145;
+
+pub async fn unsubscribe(
+    State(state): State<AppState>,
+    caller: Caller,
+    mut params: Params,
+) -> ApiResult {
+    let names = params.require_string_list("subscriptions")?;
+    let principals = parse_principals(params.take_json("principals")?, state.feature_level())?;
+    let ignored = params.into_ignored();
+    let level = state.feature_level();
+    let response = state
+        .store()
+        .write(move |conn| remove(conn, &caller, &names, &principals, level))
+        .await?;
+    success(response, ignored)
+}
+
+fn remove(
+    conn: &Connection,
+    caller: &UserRow,
+    raw_names: &[String],
+    principals: &[Principal],
+    feature_level: u32,
+) -> Result<RemoveSubscriptionsResponse, Error> {
+    let targets = resolve_principals(conn, caller, principals, feature_level)?;
+    let names = unique_stream_names(raw_names)?;
+
+    let mut visible: Vec<StreamRow> = Vec::with_capacity(names.len());
+    let mut first_missing: Option<&str> = None;
+    for name in &names {
+        let found = match store::stream_by_name(conn, name)? {
+            Some(stream) => {
+                let subscribed = store::is_subscribed(conn, caller.user_id, stream.stream_id)?;
+                visible_for_unsubscribe(caller, &stream, subscribed).then_some(stream)
+            }
+            None => None,
+        };
+        match found {
+            Some(stream) => visible.push(stream),
+            None => {
+                first_missing.get_or_insert(name);
+            }
+        }
+    }
+
+    let acts_on_others = targets
+        .iter()
+        .any(|target| target.user_id != caller.user_id);
+    if acts_on_others && !caller.is_org_admin() && !visible.is_empty() {
+        let owns_bot = |target: &UserRow| {
+            feature_level >= BOT_OWNERS_REMOVE_BOTS_LEVEL
+                && target.bot_type.is_some()
+                && target.bot_owner_id == Some(caller.user_id)
+        };
+        // `visible` streams are ones the caller can access, as bot owners need.
+        if !targets
+            .iter()
+            .all(|target| target.user_id == caller.user_id || owns_bot(target))
+        {
+            return Err(ApiError::bad_request("Insufficient permission").into());
+        }
+    }
+    if let Some(name) = first_missing {
+        return Err(ApiError::stream_does_not_exist(name).into());
+    }
+
+    let mut response = RemoveSubscriptionsResponse::default();
+    for stream in &visible {
+        for target in &targets {
+            match store::unsubscribe(conn, target.user_id, stream.stream_id)? {
+                SubscriptionChange::Changed => response.removed.push(stream.name.clone()),
+                SubscriptionChange::AlreadyThere => response.not_removed.push(stream.name.clone()),
+            }
+        }
+    }
+    Ok(response)
+}

@@ -1,0 +1,170 @@
+//! The `weir-server` command line. Other tools depend on its contract exactly: flags,
+//! the single `listening on http://HOST:PORT` line on stdout, logs on stderr.
+
+use std::io::Write;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::Parser;
+use tokio::net::TcpListener;
+
+use crate::error::Error;
+use crate::store::{Store, create_seeded, user_by_email};
+use crate::{AppState, Config, DEMO_OWNER_EMAIL, Seed, demo_seed};
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "weir-server",
+    version,
+    about = "Weir's Zulip-compatible server"
+)]
+pub struct Args {
+    /// Address to listen on; port 0 picks a free port.
+    #[arg(long, default_value = "127.0.0.1:9991")]
+    pub listen: SocketAddr,
+    /// Directory holding the SQLite database (default: the platform data dir).
+    #[arg(long)]
+    pub data_dir: Option<PathBuf>,
+    /// Organization to load into a data dir that has no database yet (JSON).
+    #[arg(long, conflicts_with = "demo")]
+    pub seed: Option<PathBuf>,
+    /// Load the built-in demo organization when the data dir has no database yet.
+    #[arg(long)]
+    pub demo: bool,
+    /// Zulip feature level to report and emulate.
+    #[arg(long, default_value_t = zulip_api::DEFAULT_FEATURE_LEVEL)]
+    pub feature_level: u32,
+    /// Rate limit: requests per 60 s per user (off when absent).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    pub rate_limit: Option<u32>,
+}
+
+/// Entry point of the binary.
+pub fn main() -> ExitCode {
+    let args = Args::parse();
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .init();
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(error) => return fail(&format!("cannot start the async runtime: {error}")),
+    };
+    match runtime.block_on(run(args)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => fail(&error.to_string()),
+    }
+}
+
+fn fail(message: &str) -> ExitCode {
+    eprintln!("weir-server: error: {message}");
+    ExitCode::FAILURE
+}
+
+pub fn default_data_dir() -> PathBuf {
+    dirs::data_dir()
+        .unwrap_or_else(std::env::temp_dir)
+        .join("weir")
+        .join("server")
+}
+
+/// Prepares the database as the flags ask, before anything listens.
+pub fn prepare_data_dir(data_dir: &Path, seed: Option<&Path>, demo: bool) -> Result<(), Error> {
+    let exists = Store::exists_in(data_dir);
+    match (seed, demo, exists) {
+        (Some(path), _, true) => Err(Error::Seed(format!(
+            "{} already holds a database; --seed {} only loads into a new data dir \
+             (choose another --data-dir or remove the old one)",
+            data_dir.display(),
+            path.display()
+        ))),
+        (Some(path), _, false) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|error| Error::Seed(format!("cannot read {}: {error}", path.display())))?;
+            create_seeded(data_dir, &Seed::from_json(&text)?)
+        }
+        (None, true, false) => create_seeded(data_dir, &demo_seed()),
+        (None, _, true) => Ok(()),
+        (None, false, false) => Err(Error::Seed(format!(
+            "{} has no database yet: start with --seed FILE or --demo",
+            data_dir.display()
+        ))),
+    }
+}
+
+async fn run(args: Args) -> Result<(), Error> {
+    let data_dir = args.data_dir.clone().unwrap_or_else(default_data_dir);
+    prepare_data_dir(&data_dir, args.seed.as_deref(), args.demo)
+        .map_err(|error| Error::Seed(format!("data dir {}: {error}", data_dir.display())))?;
+    let store = Store::open(&data_dir)?;
+    if args.demo {
+        announce_demo_login(&store, &data_dir).await?;
+    }
+    if !args.listen.ip().is_loopback() {
+        tracing::warn!(address = %args.listen, "listening beyond loopback: anyone who can reach this address can try API keys");
+    }
+    let listener = TcpListener::bind(args.listen).await.map_err(|error| {
+        Error::Io(std::io::Error::new(
+            error.kind(),
+            format!("cannot listen on {}: {error}", args.listen),
+        ))
+    })?;
+    let address = listener.local_addr()?;
+    let mut stdout = std::io::stdout().lock();
+    writeln!(stdout, "listening on http://{address}")?;
+    stdout.flush()?;
+    drop(stdout);
+    tracing::info!(data_dir = %data_dir.display(), feature_level = args.feature_level, "ready");
+    let config = Config {
+        feature_level: args.feature_level,
+        rate_limit: args.rate_limit,
+    };
+    crate::serve(listener, AppState::new(store, config), shutdown_signal()).await?;
+    tracing::info!("stopped");
+    Ok(())
+}
+
+/// Writes a zuliprc for the demo owner next to the database, so that curl and the
+/// official Python client can be pointed at the demo at once.
+async fn announce_demo_login(store: &Store, data_dir: &Path) -> Result<(), Error> {
+    let owner = store
+        .read(|conn| user_by_email(conn, DEMO_OWNER_EMAIL))
+        .await?;
+    if let Some(owner) = owner {
+        let path = data_dir.join("demo-zuliprc");
+        let text = format!("[api]\nemail={}\nkey={}\n", owner.email, owner.api_key);
+        std::fs::write(&path, text)?;
+        tracing::info!(zuliprc = %path.display(), email = %owner.email, "demo owner credentials written (add site=http://HOST:PORT)");
+    }
+    Ok(())
+}
+
+async fn shutdown_signal() {
+    let interrupt = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut terminate) => {
+                tokio::select! {
+                    _ = interrupt => {}
+                    _ = terminate.recv() => {}
+                }
+            }
+            Err(_) => {
+                let _ = interrupt.await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = interrupt.await;
+    }
+}

@@ -1,0 +1,218 @@
+//! The built-in demo organization: a small design-and-engineering company with people in
+//! every role, bots of every type, and public and private streams of varied membership.
+
+use serde_json::{Value, json};
+
+use crate::store::seed::Seed;
+
+/// E-mail of the demo's owner, whom the app signs in as.
+pub const DEMO_OWNER_EMAIL: &str = "ada@lumen.test";
+
+const PEOPLE: &[(&str, &str, &str)] = &[
+    ("Ada Okafor", "ada", "owner"),
+    ("Bruno Santos", "bruno", "administrator"),
+    ("Chiara Rossi", "chiara", "administrator"),
+    ("Dmitri Volkov", "dmitri", "moderator"),
+    ("Elif Yilmaz", "elif", "moderator"),
+    ("Farah Haddad", "farah", "member"),
+    ("Gustavo Lima", "gustavo", "member"),
+    ("Hana Suzuki", "hana", "member"),
+    ("Ivan Petrov", "ivan", "member"),
+    ("Jasmine Patel", "jasmine", "member"),
+    ("Kofi Mensah", "kofi", "member"),
+    ("Lena Fischer", "lena", "member"),
+    ("Mateo García", "mateo", "member"),
+    ("Nadia Benali", "nadia", "member"),
+    ("Oscar Lindqvist", "oscar", "member"),
+    ("Priya Nair", "priya", "member"),
+    ("Quentin Moreau", "quentin", "member"),
+    ("Rosa Jiménez", "rosa", "member"),
+    ("Samuel Adeyemi", "samuel", "member"),
+    ("Tara O'Brien", "tara", "member"),
+    ("Uma Krishnan", "uma", "member"),
+    ("Victor Dubois", "victor", "member"),
+    ("Wen Zhang", "wen", "member"),
+    ("Xavier Costa", "xavier", "member"),
+    ("Yara Haddad", "yara", "member"),
+    ("Zoe Martin", "zoe", "member"),
+    ("Anders Berg", "anders", "guest"),
+    ("Beatriz Souza", "beatriz", "guest"),
+    ("Carl Jensen", "carl", "guest"),
+    ("Dana Cohen", "dana", "member"),
+];
+
+/// (full name, short name, bot type, owner's short name)
+const BOTS: &[(&str, &str, u8, &str)] = &[
+    ("Deploy Notifier", "deploy", 2, "gustavo"),
+    ("GitHub", "github", 2, "farah"),
+    ("Standup Helper", "standup", 1, "hana"),
+    ("Triage Hook", "triage", 3, "ivan"),
+    ("Welcome Bot", "welcome", 4, "bruno"),
+    ("Metrics", "metrics", 2, "priya"),
+];
+
+/// (name, description, private, members by short name or a role group)
+const STREAMS: &[(&str, &str, bool, &[&str])] = &[
+    (
+        "general",
+        "Everyone at Lumen",
+        false,
+        &["@staff", "@guests"],
+    ),
+    (
+        "engineering",
+        "Building the product",
+        false,
+        &[
+            "ada",
+            "dmitri",
+            "farah",
+            "gustavo",
+            "hana",
+            "ivan",
+            "kofi",
+            "lena",
+            "oscar",
+            "samuel",
+            "wen",
+            "xavier",
+            "deploy-bot",
+            "github-bot",
+            "triage-bot",
+        ],
+    ),
+    (
+        "design",
+        "Pixels and prototypes",
+        false,
+        &[
+            "chiara", "elif", "jasmine", "mateo", "nadia", "rosa", "zoe", "anders",
+        ],
+    ),
+    ("announcements", "Company news", false, &["@staff"]),
+    (
+        "random",
+        "Off topic",
+        false,
+        &[
+            "bruno", "hana", "ivan", "jasmine", "quentin", "tara", "victor", "yara", "beatriz",
+        ],
+    ),
+    (
+        "support",
+        "Customer questions",
+        false,
+        &[
+            "priya",
+            "quentin",
+            "rosa",
+            "uma",
+            "victor",
+            "metrics-bot",
+            "carl",
+        ],
+    ),
+    (
+        "releases",
+        "Ship log",
+        false,
+        &["ada", "dmitri", "gustavo", "deploy-bot", "metrics-bot"],
+    ),
+    (
+        "leadership",
+        "Owners and admins only",
+        true,
+        &["ada", "bruno", "chiara"],
+    ),
+    (
+        "hiring",
+        "Candidates and interviews",
+        true,
+        &["ada", "chiara", "lena", "priya"],
+    ),
+    (
+        "security",
+        "Incidents and audits",
+        true,
+        &["dmitri", "gustavo", "oscar", "triage-bot"],
+    ),
+    (
+        "design-crit",
+        "Honest feedback",
+        true,
+        &["elif", "jasmine", "nadia", "zoe"],
+    ),
+    (
+        "partners",
+        "Shared with partner guests",
+        true,
+        &["bruno", "uma", "anders", "beatriz"],
+    ),
+];
+
+/// The demo organization as a seed, with fresh random API keys.
+pub fn demo_seed() -> Seed {
+    let domain = "lumen.test";
+    let mut users: Vec<Value> = Vec::new();
+    let mut ids = std::collections::HashMap::new();
+    for (index, (name, short, role)) in PEOPLE.iter().enumerate() {
+        let user_id = 8 + index as i64;
+        ids.insert((*short).to_owned(), (user_id, *role));
+        users.push(json!({
+            "user_id": user_id, "email": format!("{short}@{domain}"),
+            "full_name": name, "role": role,
+        }));
+    }
+    users.push(json!({
+        "user_id": 40, "email": format!("former@{domain}"), "full_name": "Felix Former",
+        "role": "member", "is_active": false,
+    }));
+    for (index, (name, short, bot_type, owner)) in BOTS.iter().enumerate() {
+        let user_id = 50 + index as i64;
+        let owner_id = ids.get(*owner).map(|(id, _)| *id);
+        ids.insert(format!("{short}-bot"), (user_id, "member"));
+        users.push(json!({
+            "user_id": user_id, "email": format!("{short}-bot@{domain}"), "full_name": name,
+            "role": "member", "bot_type": bot_type, "bot_owner_id": owner_id,
+        }));
+    }
+    let streams: Vec<Value> = STREAMS
+        .iter()
+        .enumerate()
+        .map(|(index, (name, description, private, members))| {
+            let mut subscribers: Vec<i64> = Vec::new();
+            for member in *members {
+                match *member {
+                    "@staff" => subscribers.extend(
+                        ids.iter()
+                            .filter(|(short, (_, role))| {
+                                *role != "guest" && !short.ends_with("-bot")
+                            })
+                            .map(|(_, (id, _))| *id),
+                    ),
+                    "@guests" => subscribers.extend(
+                        ids.values()
+                            .filter(|(_, role)| *role == "guest")
+                            .map(|(id, _)| *id),
+                    ),
+                    short => subscribers.extend(ids.get(short).map(|(id, _)| *id)),
+                }
+            }
+            subscribers.sort_unstable();
+            subscribers.dedup();
+            json!({
+                "stream_id": 100 + index as i64, "name": name, "description": description,
+                "invite_only": private, "subscribers": subscribers,
+            })
+        })
+        .collect();
+    Seed {
+        realm: crate::store::seed::SeedRealm {
+            name: "Lumen Labs".into(),
+            url: "http://lumen.localhost".into(),
+            bot_domain: Some(domain.into()),
+        },
+        users,
+        streams,
+    }
+}

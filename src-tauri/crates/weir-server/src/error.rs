@@ -1,0 +1,131 @@
+//! The server's one error type, rendered as Zulip-shaped JSON.
+
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde_json::{Map, Value, json};
+use zulip_api::ErrorCode;
+
+/// A failure the API reports to its caller in Zulip's words.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ApiError {
+    pub status: StatusCode,
+    pub code: ErrorCode,
+    pub msg: String,
+    pub extra: Map<String, Value>,
+}
+
+impl ApiError {
+    pub fn new(status: StatusCode, code: ErrorCode, msg: impl Into<String>) -> Self {
+        Self {
+            status,
+            code,
+            msg: msg.into(),
+            extra: Map::new(),
+        }
+    }
+
+    /// Zulip's default error: 400 `BAD_REQUEST`.
+    pub fn bad_request(msg: impl Into<String>) -> Self {
+        Self::new(StatusCode::BAD_REQUEST, ErrorCode::BadRequest, msg)
+    }
+
+    pub fn missing_argument(name: &str) -> Self {
+        Self::new(
+            StatusCode::BAD_REQUEST,
+            ErrorCode::RequestVariableMissing,
+            format!("Missing '{name}' argument"),
+        )
+        .with("var_name", name)
+    }
+
+    /// 401 for the REST API; the response also carries `WWW-Authenticate`.
+    pub fn unauthorized(msg: impl Into<String>) -> Self {
+        Self::new(StatusCode::UNAUTHORIZED, ErrorCode::Unauthorized, msg)
+    }
+
+    pub fn stream_does_not_exist(name: &str) -> Self {
+        Self::bad_request(format!("Channel '{name}' does not exist"))
+            .code(ErrorCode::StreamDoesNotExist)
+            .with("stream", name)
+    }
+
+    pub fn not_found() -> Self {
+        Self::new(
+            StatusCode::NOT_FOUND,
+            ErrorCode::BadRequest,
+            "Endpoint not found",
+        )
+    }
+
+    pub fn code(mut self, code: ErrorCode) -> Self {
+        self.code = code;
+        self
+    }
+
+    pub fn status(mut self, status: StatusCode) -> Self {
+        self.status = status;
+        self
+    }
+
+    pub fn with(mut self, key: &str, value: impl Into<Value>) -> Self {
+        self.extra.insert(key.to_owned(), value.into());
+        self
+    }
+}
+
+/// Everything that can go wrong while serving a request or starting the server.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("{}", .0.msg)]
+    Api(ApiError),
+    #[error("database error: {0}")]
+    Database(#[from] rusqlite::Error),
+    #[error("the database writer has stopped")]
+    WriterStopped,
+    #[error("invalid seed: {0}")]
+    Seed(String),
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+impl From<ApiError> for Error {
+    fn from(error: ApiError) -> Self {
+        Self::Api(error)
+    }
+}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let mut body = Map::new();
+        body.insert("result".into(), json!("error"));
+        body.insert("msg".into(), json!(self.msg));
+        body.insert("code".into(), json!(self.code.as_str()));
+        body.extend(self.extra);
+        let mut response = (self.status, axum::Json(Value::Object(body))).into_response();
+        if self.status == StatusCode::UNAUTHORIZED {
+            response.headers_mut().insert(
+                header::WWW_AUTHENTICATE,
+                HeaderValue::from_static("Basic realm=\"zulip\""),
+            );
+        }
+        response
+    }
+}
+
+impl IntoResponse for Error {
+    fn into_response(self) -> Response {
+        match self {
+            Self::Api(error) => error.into_response(),
+            other => {
+                tracing::error!(error = %other, "request failed");
+                ApiError::bad_request("Internal server error")
+                    .status(StatusCode::INTERNAL_SERVER_ERROR)
+                    .into_response()
+            }
+        }
+    }
+}

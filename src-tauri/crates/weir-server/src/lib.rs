@@ -1,0 +1,104 @@
+//! Weir's embedded Zulip-compatible server: the Zulip endpoints an admin client needs,
+//! on SQLite, faithful to Zulip's behaviour (see `shared/reference/zulip-api.md`).
+//!
+//! [`router`] builds the whole API for a [`AppState`]; tests drive it in-process with
+//! `oneshot`, and [`serve`] runs the same router on a socket.
+
+mod access;
+mod api;
+mod auth;
+pub mod cli;
+mod clock;
+mod demo;
+pub mod error;
+mod keys;
+mod messages;
+mod names;
+mod params;
+mod ratelimit;
+pub mod render;
+pub mod store;
+
+use std::future::Future;
+use std::sync::Arc;
+
+use axum::Router;
+use tokio::net::TcpListener;
+
+pub use demo::{DEMO_OWNER_EMAIL, demo_seed};
+pub use error::{ApiError, Error};
+pub use store::Store;
+pub use store::seed::Seed;
+
+/// How the server presents itself and which Zulip behaviours it emulates.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// Behaviour tied to feature levels 9, 145 and 208 follows this value.
+    pub feature_level: u32,
+    /// Requests per 60 s per user; `None` turns rate limiting off (Weir's default).
+    pub rate_limit: Option<u32>,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Self {
+            feature_level: zulip_api::DEFAULT_FEATURE_LEVEL,
+            rate_limit: None,
+        }
+    }
+}
+
+/// Everything a request handler needs; cheap to clone.
+#[derive(Clone)]
+pub struct AppState(Arc<Shared>);
+
+struct Shared {
+    store: Store,
+    config: Config,
+    limiter: Option<ratelimit::RateLimiter>,
+}
+
+impl AppState {
+    pub fn new(store: Store, config: Config) -> Self {
+        let limiter = config.rate_limit.map(ratelimit::RateLimiter::new);
+        Self(Arc::new(Shared {
+            store,
+            config,
+            limiter,
+        }))
+    }
+
+    pub fn store(&self) -> &Store {
+        &self.0.store
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.0.config
+    }
+
+    pub fn feature_level(&self) -> u32 {
+        self.0.config.feature_level
+    }
+
+    fn limiter(&self) -> Option<&ratelimit::RateLimiter> {
+        self.0.limiter.as_ref()
+    }
+}
+
+/// The whole HTTP API.
+pub fn router(state: AppState) -> Router {
+    api::routes(state)
+}
+
+/// Serves `router(state)` on `listener` until `shutdown` completes, then drains
+/// requests in flight.
+pub async fn serve(
+    listener: TcpListener,
+    state: AppState,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let app = router(state).into_make_service_with_connect_info::<std::net::SocketAddr>();
+    axum::serve(listener, app)
+        .with_graceful_shutdown(shutdown)
+        .await
+}

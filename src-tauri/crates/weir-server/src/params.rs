@@ -1,0 +1,225 @@
+//! Zulip's request parameters: a flat map of strings taken from the query string and a
+//! form-encoded (or multipart) body, where non-string values are JSON inside the field.
+
+use std::collections::BTreeMap;
+
+use axum::body::Bytes;
+use axum::extract::{FromRequest, Request};
+use axum::http::{StatusCode, header};
+use serde_json::Value;
+
+use crate::AppState;
+use crate::error::ApiError;
+
+/// Largest request body the server reads; Zulip's own limit for API bodies is similar.
+pub const MAX_BODY_BYTES: usize = 5 * 1024 * 1024;
+
+/// The parameters of one request. Handlers `take_*` what they know; whatever is left
+/// is reported back as `ignored_parameters_unsupported`, as Zulip does.
+#[derive(Debug, Default)]
+pub struct Params {
+    values: BTreeMap<String, String>,
+}
+
+impl Params {
+    #[cfg(test)]
+    pub fn from_pairs<I, K, V>(pairs: I) -> Self
+    where
+        I: IntoIterator<Item = (K, V)>,
+        K: Into<String>,
+        V: Into<String>,
+    {
+        Self {
+            values: pairs
+                .into_iter()
+                .map(|(k, v)| (k.into(), v.into()))
+                .collect(),
+        }
+    }
+
+    fn merge_form(&mut self, bytes: &[u8]) {
+        for (key, value) in form_urlencoded::parse(bytes) {
+            self.values.insert(key.into_owned(), value.into_owned());
+        }
+    }
+
+    pub fn take_str(&mut self, name: &str) -> Option<String> {
+        self.values.remove(name)
+    }
+
+    pub fn require_str(&mut self, name: &str) -> Result<String, ApiError> {
+        self.take_str(name)
+            .ok_or_else(|| ApiError::missing_argument(name))
+    }
+
+    /// A JSON-encoded parameter, parsed but not yet checked for shape.
+    pub fn take_json(&mut self, name: &str) -> Result<Option<Value>, ApiError> {
+        self.take_str(name)
+            .map(|raw| {
+                serde_json::from_str(&raw)
+                    .map_err(|_| ApiError::bad_request(format!("{name} is not valid JSON")))
+            })
+            .transpose()
+    }
+
+    pub fn require_json(&mut self, name: &str) -> Result<Value, ApiError> {
+        self.take_json(name)?
+            .ok_or_else(|| ApiError::missing_argument(name))
+    }
+
+    pub fn take_bool(&mut self, name: &str, default: bool) -> Result<bool, ApiError> {
+        match self.take_json(name)? {
+            None => Ok(default),
+            Some(Value::Bool(value)) => Ok(value),
+            Some(_) => Err(ApiError::bad_request(format!("{name} is not a boolean"))),
+        }
+    }
+
+    pub fn take_int(&mut self, name: &str) -> Result<Option<i64>, ApiError> {
+        match self.take_json(name)? {
+            None => Ok(None),
+            Some(Value::Number(n)) if n.is_i64() => Ok(n.as_i64()),
+            Some(_) => Err(ApiError::bad_request(format!("{name} is not an integer"))),
+        }
+    }
+
+    /// A required JSON list of strings, with Zulip's messages for each wrong shape.
+    pub fn require_string_list(&mut self, name: &str) -> Result<Vec<String>, ApiError> {
+        let value = self.require_json(name)?;
+        string_list(name, value)
+    }
+
+    pub fn take_string_list(&mut self, name: &str) -> Result<Option<Vec<String>>, ApiError> {
+        self.take_json(name)?
+            .map(|value| string_list(name, value))
+            .transpose()
+    }
+
+    /// Names of the parameters no handler asked for, sorted.
+    pub fn into_ignored(self) -> Vec<String> {
+        self.values.into_keys().collect()
+    }
+}
+
+pub fn as_list(name: &str, value: Value) -> Result<Vec<Value>, ApiError> {
+    match value {
+        Value::Array(items) => Ok(items),
+        _ => Err(ApiError::bad_request(format!("{name} is not a list"))),
+    }
+}
+
+fn string_list(name: &str, value: Value) -> Result<Vec<String>, ApiError> {
+    as_list(name, value)?
+        .into_iter()
+        .enumerate()
+        .map(|(index, item)| match item {
+            Value::String(text) => Ok(text),
+            _ => Err(ApiError::bad_request(format!(
+                "{name}[{index}] is not a string"
+            ))),
+        })
+        .collect()
+}
+
+/// Reads a body up to [`MAX_BODY_BYTES`], answering a Zulip-shaped 413 beyond it.
+pub async fn read_body(body: axum::body::Body) -> Result<Bytes, ApiError> {
+    axum::body::to_bytes(body, MAX_BODY_BYTES)
+        .await
+        .map_err(|_| {
+            ApiError::bad_request(format!(
+                "Request body too large (limit: {} MiB)",
+                MAX_BODY_BYTES / (1024 * 1024)
+            ))
+            .status(StatusCode::PAYLOAD_TOO_LARGE)
+        })
+}
+
+impl FromRequest<AppState> for Params {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, state: &AppState) -> Result<Self, Self::Rejection> {
+        let mut params = Params::default();
+        if let Some(query) = request.uri().query() {
+            params.merge_form(query.as_bytes());
+        }
+        let content_type = request
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .and_then(|value| value.to_str().ok())
+            .unwrap_or_default()
+            .to_ascii_lowercase();
+        if content_type.starts_with("multipart/form-data") {
+            let mut multipart = axum::extract::Multipart::from_request(request, state)
+                .await
+                .map_err(|_| ApiError::bad_request("Malformed multipart body"))?;
+            while let Some(field) = multipart
+                .next_field()
+                .await
+                .map_err(|_| ApiError::bad_request("Malformed multipart body"))?
+            {
+                let name = field.name().unwrap_or_default().to_owned();
+                let text = field
+                    .text()
+                    .await
+                    .map_err(|_| ApiError::bad_request("Malformed multipart body"))?;
+                params.values.insert(name, text);
+            }
+        } else {
+            let body = read_body(request.into_body()).await?;
+            params.merge_form(&body);
+        }
+        Ok(params)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn params(pairs: &[(&str, &str)]) -> Params {
+        Params::from_pairs(pairs.iter().copied())
+    }
+
+    #[test]
+    fn string_lists_report_the_first_wrong_element() {
+        let mut p = params(&[("subscriptions", r#"["a", 3]"#)]);
+        let error = p.require_string_list("subscriptions").err().map(|e| e.msg);
+        assert_eq!(error.as_deref(), Some("subscriptions[1] is not a string"));
+    }
+
+    #[test]
+    fn invalid_json_and_non_lists_are_named() {
+        let mut p = params(&[("a", "[oops"), ("b", r#"{"x":1}"#)]);
+        assert_eq!(
+            p.require_string_list("a").err().map(|e| e.msg).as_deref(),
+            Some("a is not valid JSON")
+        );
+        assert_eq!(
+            p.require_string_list("b").err().map(|e| e.msg).as_deref(),
+            Some("b is not a list")
+        );
+    }
+
+    #[test]
+    fn missing_required_parameter_names_it() {
+        let error = params(&[]).require_string_list("subscriptions").err();
+        let error = error.map(|e| (e.code, e.extra.get("var_name").cloned()));
+        assert_eq!(
+            error,
+            Some((
+                zulip_api::ErrorCode::RequestVariableMissing,
+                Some(Value::from("subscriptions"))
+            ))
+        );
+    }
+
+    #[test]
+    fn untaken_parameters_are_reported_sorted() {
+        let mut p = params(&[("zeta", "1"), ("alpha", "2"), ("known", "3")]);
+        let _ = p.take_str("known");
+        assert_eq!(
+            p.into_ignored(),
+            vec!["alpha".to_owned(), "zeta".to_owned()]
+        );
+    }
+}

@@ -1,0 +1,758 @@
+//! Turns pulldown-cmark's CommonMark events into the HTML Zulip stores,
+//! applying Zulip's dialect on top: newlines are line breaks, raw HTML is
+//! shown as text, `_`/`__` are not emphasis, there are no setext headings or
+//! rules, fenced `quote`/`spoiler` blocks nest Markdown, and code blocks use
+//! Zulip's `codehilite` wrapper.
+
+use std::fmt::Write as _;
+use std::ops::Range;
+
+use pulldown_cmark::{CodeBlockKind, Event, HeadingLevel, LinkType, Options, Parser, Tag, TagEnd};
+
+use super::emoji::push_text_with_emoji;
+use super::linkify::push_linkified;
+use super::sanitize::{escape_attr, escape_code, escape_text, is_safe_url};
+
+/// Zulip has `~~strike~~`, but no tables, footnotes or smart punctuation.
+const OPTIONS: Options = Options::ENABLE_STRIKETHROUGH;
+
+/// How often fenced quotes/spoilers and raw-HTML blocks may re-enter the
+/// parser; deeper content degrades to code/plain text, so hostile nesting
+/// costs at most this many linear passes and never deep recursion.
+const MAX_DEPTH: usize = 8;
+
+/// Renders a whole message; blocks are separated by single newlines.
+pub(super) fn render(source: &str) -> String {
+    let mut out = String::with_capacity(source.len().saturating_add(source.len() / 2));
+    render_into(&mut out, source, 0);
+    let len = out.trim_end_matches('\n').len();
+    out.truncate(len);
+    out
+}
+
+/// Renders `source` as a block sequence appended to `out`, each block ending in `\n`.
+fn render_into(out: &mut String, source: &str, depth: usize) {
+    let mut writer = Writer {
+        out,
+        src: source,
+        depth,
+        text: String::new(),
+        inline: Vec::new(),
+        link_depth: 0,
+        code: None,
+        html: None,
+    };
+    for (event, range) in Parser::new_ext(source, OPTIONS).into_offset_iter() {
+        writer.event(event, range);
+    }
+    writer.flush_text();
+}
+
+/// What an inline tag's end event must emit, decided when it started.
+enum Inline {
+    /// Closing markup such as `</em>`.
+    Markup(&'static str),
+    /// A delimiter Zulip does not treat as markup (`_`, `__`, single `~`).
+    Literal(&'static str),
+    /// A link or image; `href` is `None` when the URL was refused or the image
+    /// sits inside another link, so only its text is shown.
+    Link {
+        href: Option<String>,
+        content_start: usize,
+    },
+    /// A setext heading shown as a paragraph; its underline is re-emitted as text.
+    Setext(String),
+}
+
+/// Buffered fenced or indented code block.
+struct Code {
+    info: String,
+    text: String,
+}
+
+struct Writer<'o, 's> {
+    out: &'o mut String,
+    src: &'s str,
+    depth: usize,
+    /// Adjacent text events joined, so emoji names and URLs the parser split
+    /// (at `_`, `!`, `[` …) are matched whole.
+    text: String,
+    inline: Vec<Inline>,
+    /// Inside link text bare URLs are not linked again.
+    link_depth: usize,
+    code: Option<Code>,
+    html: Option<String>,
+}
+
+impl<'s> Writer<'_, 's> {
+    fn event(&mut self, event: Event<'_>, range: Range<usize>) {
+        match event {
+            Event::Start(tag) => self.start(tag, range),
+            Event::End(tag) => self.end(tag),
+            Event::Text(text) => match &mut self.code {
+                Some(code) => code.text.push_str(&text),
+                None => self.text.push_str(&text),
+            },
+            // Raw HTML is never interpreted: it is shown as the text it is.
+            Event::InlineHtml(html) => self.text.push_str(&html),
+            Event::Html(html) => match &mut self.html {
+                Some(buffer) => buffer.push_str(&html),
+                None => self.text.push_str(&html),
+            },
+            Event::Code(code) => {
+                self.flush_text();
+                self.out.push_str("<code>");
+                escape_text(self.out, &code);
+                self.out.push_str("</code>");
+            }
+            Event::SoftBreak | Event::HardBreak => {
+                self.flush_text();
+                self.out.push_str("<br>\n");
+            }
+            // Zulip has no horizontal rules: `---` is an ordinary paragraph.
+            Event::Rule => {
+                self.flush_text();
+                self.block_start();
+                self.out.push_str("<p>");
+                escape_text(self.out, self.slice(range).trim());
+                self.out.push_str("</p>\n");
+            }
+            // Not produced with OPTIONS; kept as text should that change.
+            Event::InlineMath(text) | Event::DisplayMath(text) | Event::FootnoteReference(text) => {
+                self.text.push_str(&text);
+            }
+            Event::TaskListMarker(_) => {}
+        }
+    }
+
+    fn start(&mut self, tag: Tag<'_>, range: Range<usize>) {
+        match tag {
+            Tag::Paragraph => self.open_block("<p>"),
+            Tag::Heading { level, .. } => self.open_heading(level, range),
+            Tag::BlockQuote(_) => self.open_block("<blockquote>\n"),
+            Tag::CodeBlock(kind) => {
+                self.flush_text();
+                let info = match kind {
+                    CodeBlockKind::Fenced(info) => info.to_string(),
+                    CodeBlockKind::Indented => String::new(),
+                };
+                self.code = Some(Code {
+                    info,
+                    text: String::new(),
+                });
+            }
+            Tag::HtmlBlock => {
+                self.flush_text();
+                self.html = Some(String::new());
+            }
+            // No newline first: in a tight item the list follows the item's
+            // text directly (`<li>a<ul>`), as Zulip emits; elsewhere the
+            // previous block already ended with one.
+            Tag::List(start) => {
+                self.flush_text();
+                match start {
+                    None => self.out.push_str("<ul>\n"),
+                    Some(1) => self.out.push_str("<ol>\n"),
+                    // Writing into a String cannot fail.
+                    Some(n) => {
+                        let _ = writeln!(self.out, "<ol start=\"{n}\">");
+                    }
+                }
+            }
+            Tag::Item => self.open_block("<li>"),
+            Tag::Emphasis => self.open_span(range, "<em>", "</em>", "_"),
+            Tag::Strong => self.open_span(range, "<strong>", "</strong>", "__"),
+            Tag::Strikethrough => {
+                if self.slice(range).starts_with("~~") {
+                    self.flush_text();
+                    self.out.push_str("<del>");
+                    self.inline.push(Inline::Markup("</del>"));
+                } else {
+                    self.literal("~");
+                }
+            }
+            Tag::Link {
+                link_type,
+                dest_url,
+                ..
+            } => self.open_link(link_type, &dest_url, false),
+            Tag::Image {
+                link_type,
+                dest_url,
+                ..
+            } => self.open_link(link_type, &dest_url, true),
+            // Tables, footnotes, definition lists, metadata, super/subscript
+            // are not enabled; their content would still render as text.
+            _ => {}
+        }
+    }
+
+    fn end(&mut self, tag: TagEnd) {
+        match tag {
+            TagEnd::Paragraph => self.close_block("</p>\n"),
+            TagEnd::BlockQuote(_) => {
+                self.flush_text();
+                self.block_start();
+                self.out.push_str("</blockquote>\n");
+            }
+            TagEnd::List(ordered) => self.close_block(if ordered { "</ol>\n" } else { "</ul>\n" }),
+            TagEnd::Item => self.close_block("</li>\n"),
+            TagEnd::CodeBlock => {
+                if let Some(code) = self.code.take() {
+                    self.code_block(&code);
+                }
+            }
+            TagEnd::HtmlBlock => {
+                if let Some(html) = self.html.take() {
+                    self.html_block(&html);
+                }
+            }
+            TagEnd::Heading(_)
+            | TagEnd::Emphasis
+            | TagEnd::Strong
+            | TagEnd::Strikethrough
+            | TagEnd::Link
+            | TagEnd::Image => self.close_inline(),
+            _ => {}
+        }
+    }
+
+    fn slice(&self, range: Range<usize>) -> &'s str {
+        self.src.get(range).unwrap_or_default()
+    }
+
+    /// Separates a new block from whatever precedes it on the same line.
+    fn block_start(&mut self) {
+        if !self.out.is_empty() && !self.out.ends_with('\n') {
+            self.out.push('\n');
+        }
+    }
+
+    fn open_block(&mut self, markup: &str) {
+        self.flush_text();
+        self.block_start();
+        self.out.push_str(markup);
+    }
+
+    fn close_block(&mut self, markup: &str) {
+        self.flush_text();
+        self.out.push_str(markup);
+    }
+
+    /// ATX headings as `<hN>`; setext ones become a paragraph ending in their
+    /// underline, since Zulip only knows `# Heading`.
+    fn open_heading(&mut self, level: HeadingLevel, range: Range<usize>) {
+        self.flush_text();
+        self.block_start();
+        let source = self.slice(range);
+        if source.trim_start().starts_with('#') {
+            let (open, close) = match level {
+                HeadingLevel::H1 => ("<h1>", "</h1>\n"),
+                HeadingLevel::H2 => ("<h2>", "</h2>\n"),
+                HeadingLevel::H3 => ("<h3>", "</h3>\n"),
+                HeadingLevel::H4 => ("<h4>", "</h4>\n"),
+                HeadingLevel::H5 => ("<h5>", "</h5>\n"),
+                HeadingLevel::H6 => ("<h6>", "</h6>\n"),
+            };
+            self.out.push_str(open);
+            self.inline.push(Inline::Markup(close));
+        } else {
+            let underline = source.trim_end().lines().last().unwrap_or_default().trim();
+            let underline = underline.to_owned();
+            self.out.push_str("<p>");
+            self.inline.push(Inline::Setext(underline));
+        }
+    }
+
+    /// `*x*`/`**x**` become markup; Zulip ignores `_x_`/`__x__` (they are
+    /// usually identifiers), so those delimiters stay literal text.
+    fn open_span(
+        &mut self,
+        range: Range<usize>,
+        open: &str,
+        close: &'static str,
+        underscore: &'static str,
+    ) {
+        if self.slice(range).starts_with('_') {
+            self.literal(underscore);
+        } else {
+            self.flush_text();
+            self.out.push_str(open);
+            self.inline.push(Inline::Markup(close));
+        }
+    }
+
+    fn literal(&mut self, delimiter: &'static str) {
+        self.literal_pair(delimiter, delimiter);
+    }
+
+    fn literal_pair(&mut self, open: &str, close: &'static str) {
+        self.text.push_str(open);
+        self.inline.push(Inline::Literal(close));
+    }
+
+    /// Links (and images, which must not load remote content) become
+    /// `<a href>` when the URL passes the scheme policy, else just their text.
+    fn open_link(&mut self, link_type: LinkType, dest: &str, image: bool) {
+        let href = if matches!(link_type, LinkType::Email) {
+            format!("mailto:{dest}")
+        } else {
+            dest.to_owned()
+        };
+        let safe = is_safe_url(&href);
+        // A refused `<scheme:…>` stays the literal text it was (e.g. Zulip's
+        // `<time:…>`), brackets included.
+        if !safe && matches!(link_type, LinkType::Autolink | LinkType::Email) {
+            self.literal_pair("<", ">");
+            return;
+        }
+        self.flush_text();
+        let nested_image = image && self.link_depth > 0;
+        self.link_depth += 1;
+        let href = (safe && !nested_image).then_some(href);
+        if let Some(href) = &href {
+            self.out.push_str("<a href=\"");
+            escape_attr(self.out, href);
+            self.out.push_str("\">");
+        }
+        self.inline.push(Inline::Link {
+            href,
+            content_start: self.out.len(),
+        });
+    }
+
+    fn close_inline(&mut self) {
+        match self.inline.pop() {
+            Some(Inline::Literal(delimiter)) => self.text.push_str(delimiter),
+            Some(Inline::Markup(close)) => self.close_block(close),
+            Some(Inline::Link {
+                href,
+                content_start,
+            }) => {
+                self.flush_text();
+                self.link_depth = self.link_depth.saturating_sub(1);
+                if let Some(href) = href {
+                    // Zulip shows the URL when the link text is empty.
+                    let empty = self
+                        .out
+                        .get(content_start..)
+                        .is_some_and(|t| t.trim().is_empty());
+                    if empty {
+                        self.out.truncate(content_start);
+                        escape_text(self.out, &href);
+                    }
+                    self.out.push_str("</a>");
+                }
+            }
+            Some(Inline::Setext(underline)) => {
+                self.flush_text();
+                self.out.push_str("<br>\n");
+                escape_text(self.out, &underline);
+                self.out.push_str("</p>\n");
+            }
+            None => self.flush_text(),
+        }
+    }
+
+    /// Writes buffered text: escaped, with emoji, and with bare URLs linked
+    /// unless already inside a link.
+    fn flush_text(&mut self) {
+        if self.text.is_empty() {
+            return;
+        }
+        if self.link_depth > 0 {
+            push_text_with_emoji(self.out, &self.text);
+        } else {
+            push_linkified(self.out, &self.text);
+        }
+        self.text.clear();
+    }
+
+    /// Fenced `quote`/`spoiler` blocks hold Markdown; everything else is code.
+    fn code_block(&mut self, code: &Code) {
+        let mut words = code.info.split_whitespace();
+        let lang = words
+            .next()
+            .unwrap_or_default()
+            .trim_start_matches(['{', '.'])
+            .trim_end_matches('}');
+        let nested = self.depth < MAX_DEPTH;
+        self.block_start();
+        if nested && (lang.eq_ignore_ascii_case("quote") || lang.eq_ignore_ascii_case("quoted")) {
+            self.out.push_str("<blockquote>\n");
+            render_into(self.out, &code.text, self.depth + 1);
+            self.block_start();
+            self.out.push_str("</blockquote>\n");
+        } else if nested && lang.eq_ignore_ascii_case("spoiler") {
+            let header = words.collect::<Vec<_>>().join(" ");
+            self.out
+                .push_str("<div class=\"spoiler-block\"><div class=\"spoiler-header\">\n");
+            render_into(self.out, &header, self.depth + 1);
+            self.block_start();
+            self.out
+                .push_str("</div><div class=\"spoiler-content\" aria-hidden=\"true\">\n");
+            render_into(self.out, &code.text, self.depth + 1);
+            self.block_start();
+            self.out.push_str("</div></div>\n");
+        } else {
+            self.out.push_str("<div class=\"codehilite\"");
+            if !lang.is_empty() {
+                self.out.push_str(" data-code-language=\"");
+                escape_attr(self.out, pygments_name(lang).unwrap_or(lang));
+                self.out.push('"');
+            }
+            self.out.push_str("><pre><span></span><code>");
+            // Like Pygments: no leading/trailing blank lines, no trailing
+            // whitespace, and always a final newline.
+            for line in code.text.trim_matches(['\n', '\r']).split('\n') {
+                escape_code(self.out, line.trim_end());
+                self.out.push('\n');
+            }
+            self.out.push_str("</code></pre></div>\n");
+        }
+    }
+
+    /// CommonMark treats lines starting with a tag as raw HTML blocks; Zulip
+    /// shows them as text and still renders Markdown inside. Escaping each
+    /// line-leading `<` and parsing again gives exactly that.
+    fn html_block(&mut self, html: &str) {
+        self.block_start();
+        if self.depth >= MAX_DEPTH {
+            self.out.push_str("<p>");
+            for (i, line) in html.trim_end().lines().enumerate() {
+                if i > 0 {
+                    self.out.push_str("<br>\n");
+                }
+                escape_text(self.out, line);
+            }
+            self.out.push_str("</p>\n");
+            return;
+        }
+        let mut source = String::with_capacity(html.len() + 16);
+        for line in html.split_inclusive('\n') {
+            let body = line.trim_start_matches(' ');
+            let indent = line.len() - body.len();
+            // Four spaces would make an indented code block, where `\` shows.
+            if indent < 4 && body.starts_with('<') {
+                source.push_str(&line[..indent]);
+                source.push('\\');
+                source.push_str(body);
+            } else {
+                source.push_str(line);
+            }
+        }
+        render_into(self.out, &source, self.depth + 1);
+    }
+}
+
+/// Pygments' display name for common language tags, which Zulip puts in
+/// `data-code-language`; unknown tags are shown as written, as Zulip does.
+fn pygments_name(lang: &str) -> Option<&'static str> {
+    let name = match lang.to_ascii_lowercase().as_str() {
+        "python" | "py" | "python3" | "py3" => "Python",
+        "py2" | "python2" => "Python 2.x",
+        "javascript" | "js" => "JavaScript",
+        "typescript" | "ts" => "TypeScript",
+        "rust" | "rs" => "Rust",
+        "go" | "golang" => "Go",
+        "java" => "Java",
+        "kotlin" => "Kotlin",
+        "swift" => "Swift",
+        "c" => "C",
+        "cpp" | "c++" => "C++",
+        "csharp" | "c#" | "cs" => "C#",
+        "ruby" | "rb" => "Ruby",
+        "php" => "PHP",
+        "bash" | "sh" | "shell" | "zsh" => "Bash",
+        "console" | "shell-session" => "Bash Session",
+        "sql" => "SQL",
+        "json" => "JSON",
+        "yaml" | "yml" => "YAML",
+        "toml" => "TOML",
+        "ini" | "cfg" => "INI",
+        "xml" => "XML",
+        "html" => "HTML",
+        "css" => "CSS",
+        "markdown" | "md" => "Markdown",
+        "diff" | "patch" => "Diff",
+        "dockerfile" | "docker" => "Docker",
+        "tex" | "latex" => "TeX",
+        "text" | "txt" => "Text only",
+        _ => return None,
+    };
+    Some(name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::render;
+
+    #[test]
+    fn paragraph_newlines_become_breaks() {
+        assert_eq!(render("test\nbar"), "<p>test<br>\nbar</p>");
+    }
+
+    #[test]
+    fn blocks_are_joined_with_newlines() {
+        assert_eq!(render("one\n\ntwo"), "<p>one</p>\n<p>two</p>");
+    }
+
+    #[test]
+    fn empty_input_renders_nothing() {
+        assert_eq!(render(""), "");
+        assert_eq!(render("\n\n  \n"), "");
+    }
+
+    #[test]
+    fn star_emphasis_and_strong() {
+        assert_eq!(render("*foo*"), "<p><em>foo</em></p>");
+        assert_eq!(render("**foo**"), "<p><strong>foo</strong></p>");
+        assert_eq!(render("***foo***"), "<p><em><strong>foo</strong></em></p>");
+    }
+
+    #[test]
+    fn underscores_are_not_emphasis() {
+        assert_eq!(render("_foo_"), "<p>_foo_</p>");
+        assert_eq!(render("__foo__"), "<p>__foo__</p>");
+        assert_eq!(render("_a *b* c_"), "<p>_a <em>b</em> c_</p>");
+    }
+
+    #[test]
+    fn double_tilde_strikes_through_single_does_not() {
+        assert_eq!(
+            render("I like ~~software~~ hardware"),
+            "<p>I like <del>software</del> hardware</p>"
+        );
+        assert_eq!(render("~foo~"), "<p>~foo~</p>");
+    }
+
+    #[test]
+    fn inline_link() {
+        assert_eq!(
+            render("[hello](https://github.com)"),
+            "<p><a href=\"https://github.com\">hello</a></p>"
+        );
+    }
+
+    #[test]
+    fn link_without_text_shows_url() {
+        assert_eq!(
+            render("[](https://github.com)"),
+            "<p><a href=\"https://github.com\">https://github.com</a></p>"
+        );
+    }
+
+    #[test]
+    fn relative_fragment_and_mailto_links_are_kept() {
+        assert_eq!(render("[a](/x/y)"), "<p><a href=\"/x/y\">a</a></p>");
+        assert_eq!(
+            render("[a](#narrow/stream/1-Denmark)"),
+            "<p><a href=\"#narrow/stream/1-Denmark\">a</a></p>"
+        );
+        assert_eq!(
+            render("[mail](mailto:a@b.org)"),
+            "<p><a href=\"mailto:a@b.org\">mail</a></p>"
+        );
+        assert_eq!(
+            render("<a@b.org>"),
+            "<p><a href=\"mailto:a@b.org\">a@b.org</a></p>"
+        );
+    }
+
+    #[test]
+    fn bare_and_angle_bracket_urls_are_linked() {
+        assert_eq!(
+            render("https://github.com"),
+            "<p><a href=\"https://github.com\">https://github.com</a></p>"
+        );
+        assert_eq!(
+            render("<https://github.com>"),
+            "<p><a href=\"https://github.com\">https://github.com</a></p>"
+        );
+    }
+
+    #[test]
+    fn refused_angle_bracket_autolink_stays_literal() {
+        assert_eq!(
+            render("<javascript:alert(1)>"),
+            "<p>&lt;javascript:alert(1)&gt;</p>"
+        );
+        assert_eq!(
+            render("<time:1496701800>"),
+            "<p>&lt;time:1496701800&gt;</p>"
+        );
+    }
+
+    #[test]
+    fn image_renders_as_link_to_its_source() {
+        assert_eq!(
+            render("![logo](https://example.com/a.png)"),
+            "<p><a href=\"https://example.com/a.png\">logo</a></p>"
+        );
+    }
+
+    #[test]
+    fn image_inside_link_shows_alt_text_only() {
+        assert_eq!(
+            render("[![alt](https://i.org/a.png)](https://x.org)"),
+            "<p><a href=\"https://x.org\">alt</a></p>"
+        );
+    }
+
+    #[test]
+    fn inline_code_is_escaped_verbatim() {
+        assert_eq!(
+            render("`<&nbsp;>`"),
+            "<p><code>&lt;&amp;nbsp;&gt;</code></p>"
+        );
+    }
+
+    #[test]
+    fn fenced_code_without_language() {
+        assert_eq!(
+            render(
+                "Hamlet once said\n~~~~\ndef func():\n    x = 1\n\n    y = 2\t\t\n~~~~\nAnd all was good."
+            ),
+            "<p>Hamlet once said</p>\n<div class=\"codehilite\"><pre><span></span><code>\
+             def func():\n    x = 1\n\n    y = 2\n</code></pre></div>\n<p>And all was good.</p>"
+        );
+    }
+
+    #[test]
+    fn fenced_code_with_language_is_tagged() {
+        assert_eq!(
+            render("``` python\nprint('<hi>')\n```"),
+            "<div class=\"codehilite\" data-code-language=\"Python\"><pre><span></span><code>\
+             print(&#39;&lt;hi&gt;&#39;)\n</code></pre></div>"
+        );
+        assert_eq!(
+            render("```inventedlanguage\nx\n```"),
+            "<div class=\"codehilite\" data-code-language=\"inventedlanguage\"><pre><span></span>\
+             <code>x\n</code></pre></div>"
+        );
+    }
+
+    #[test]
+    fn indented_code_block() {
+        assert_eq!(
+            render("    def foo(): pass"),
+            "<div class=\"codehilite\"><pre><span></span><code>def foo(): pass\n</code></pre></div>"
+        );
+    }
+
+    #[test]
+    fn bullet_list() {
+        assert_eq!(
+            render("Some text with a list:\n* One item\n* Two items"),
+            "<p>Some text with a list:</p>\n<ul>\n<li>One item</li>\n<li>Two items</li>\n</ul>"
+        );
+    }
+
+    #[test]
+    fn numbered_list_keeps_its_start() {
+        assert_eq!(render("1. A\n2. B"), "<ol>\n<li>A</li>\n<li>B</li>\n</ol>");
+        assert_eq!(
+            render("3. A\n3. B"),
+            "<ol start=\"3\">\n<li>A</li>\n<li>B</li>\n</ol>"
+        );
+    }
+
+    #[test]
+    fn nested_list_follows_item_text() {
+        assert_eq!(
+            render("* outer\n  * inner"),
+            "<ul>\n<li>outer<ul>\n<li>inner</li>\n</ul>\n</li>\n</ul>"
+        );
+    }
+
+    #[test]
+    fn loose_list_items_hold_paragraphs() {
+        assert_eq!(
+            render("* Alpha\n\n* Beta"),
+            "<ul>\n<li>\n<p>Alpha</p>\n</li>\n<li>\n<p>Beta</p>\n</li>\n</ul>"
+        );
+    }
+
+    #[test]
+    fn block_quote() {
+        assert_eq!(
+            render("> Hello World!\n\n> Hello Universe!"),
+            "<blockquote>\n<p>Hello World!</p>\n</blockquote>\n\
+             <blockquote>\n<p>Hello Universe!</p>\n</blockquote>"
+        );
+    }
+
+    #[test]
+    fn fenced_quote_renders_markdown_inside() {
+        assert_eq!(
+            render("Hamlet said:\n~~~ quote\nTo be or **not** to be.\n\nThat is the question\n~~~"),
+            "<p>Hamlet said:</p>\n<blockquote>\n<p>To be or <strong>not</strong> to be.</p>\n\
+             <p>That is the question</p>\n</blockquote>"
+        );
+    }
+
+    #[test]
+    fn fenced_spoiler() {
+        assert_eq!(
+            render("```spoiler header\ncontent\n```\noutside spoiler\n"),
+            "<div class=\"spoiler-block\"><div class=\"spoiler-header\">\n<p>header</p>\n\
+             </div><div class=\"spoiler-content\" aria-hidden=\"true\">\n<p>content</p>\n\
+             </div></div>\n<p>outside spoiler</p>"
+        );
+    }
+
+    #[test]
+    fn hash_headings_need_a_space() {
+        assert_eq!(render("# Hello world"), "<h1>Hello world</h1>");
+        assert_eq!(render("###### Hello world"), "<h6>Hello world</h6>");
+        assert_eq!(render("#Hello world"), "<p>#Hello world</p>");
+        assert_eq!(render("####### Hello world"), "<p>####### Hello world</p>");
+    }
+
+    #[test]
+    fn setext_underlines_and_rules_stay_text() {
+        assert_eq!(render("Title\n==="), "<p>Title<br>\n===</p>");
+        assert_eq!(render("a\n\n---"), "<p>a</p>\n<p>---</p>");
+    }
+
+    #[test]
+    fn emoji_in_bold_and_link_text() {
+        assert_eq!(
+            render("**:smile:** [:tada:](https://x.org)"),
+            "<p><strong><span aria-label=\"smile\" class=\"emoji emoji-1f604\" role=\"img\" \
+             title=\"smile\">:smile:</span></strong> <a href=\"https://x.org\"><span \
+             aria-label=\"tada\" class=\"emoji emoji-1f389\" role=\"img\" \
+             title=\"tada\">:tada:</span></a></p>"
+        );
+    }
+
+    #[test]
+    fn emoji_name_split_by_parser_still_matches() {
+        assert!(render("a :thumbs_up: b").contains("class=\"emoji emoji-1f44d\""));
+    }
+
+    #[test]
+    fn emoji_not_expanded_in_code_or_urls() {
+        assert_eq!(render("`:smile:`"), "<p><code>:smile:</code></p>");
+        assert_eq!(
+            render("```\n:smile:\n```"),
+            "<div class=\"codehilite\"><pre><span></span><code>:smile:\n</code></pre></div>"
+        );
+        assert_eq!(
+            render("[x](https://a.org/:smile:)"),
+            "<p><a href=\"https://a.org/:smile:\">x</a></p>"
+        );
+    }
+
+    #[test]
+    fn html_block_is_text_with_markdown_inside() {
+        assert_eq!(
+            render("<h1>**bold**</h1>"),
+            "<p>&lt;h1&gt;<strong>bold</strong>&lt;/h1&gt;</p>"
+        );
+        assert_eq!(
+            render("<div>\nline\n</div>"),
+            "<p>&lt;div&gt;<br>\nline<br>\n&lt;/div&gt;</p>"
+        );
+    }
+}

@@ -1,0 +1,239 @@
+//! SQLite storage. All SQL lives below this module.
+//!
+//! Writes go through one writer thread that owns the only write connection: requests
+//! never see `SQLITE_BUSY` and never lose an update. The writer commits in groups —
+//! each job runs in its own savepoint inside a shared transaction, so one job's failure
+//! rolls back only that job — and answers every job only after the group's commit, so a
+//! success reply always means the change is on disk. Reads use a small pool of WAL
+//! readers and never wait for the writer.
+
+mod messages;
+mod schema;
+pub mod seed;
+mod streams;
+mod users;
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use rusqlite::{Connection, OpenFlags};
+use tokio::sync::{mpsc, oneshot};
+
+pub use messages::*;
+pub use streams::*;
+pub use users::*;
+
+use crate::error::{Error, Result};
+
+/// File name of the database inside the data dir.
+pub const DATABASE_FILE: &str = "weir.sqlite3";
+
+/// How many queued jobs one commit may carry; bounds the latency of the first job.
+const MAX_GROUP: usize = 256;
+
+/// Called once the job's group has committed (`true`) or failed (`false`).
+type Finisher = Box<dyn FnOnce(bool) + Send>;
+/// A unit of writing: reports whether it succeeded (else its savepoint is rolled back).
+type Job = Box<dyn FnOnce(&Connection) -> (bool, Finisher) + Send>;
+
+/// Handle to the database: cheap to clone, shared by every request.
+#[derive(Clone)]
+pub struct Store {
+    jobs: mpsc::Sender<Job>,
+    readers: Arc<ReaderPool>,
+}
+
+struct ReaderPool {
+    path: PathBuf,
+    idle: Mutex<Vec<Connection>>,
+}
+
+impl Store {
+    /// Opens (creating and migrating if needed) the database in `data_dir`.
+    pub fn open(data_dir: &Path) -> Result<Self> {
+        std::fs::create_dir_all(data_dir)?;
+        let path = data_dir.join(DATABASE_FILE);
+        let mut writer = open_connection(&path, false)?;
+        schema::migrate(&mut writer)?;
+        let (jobs, queue) = mpsc::channel::<Job>(1024);
+        std::thread::Builder::new()
+            .name("weir-db-writer".into())
+            .spawn(move || run_writer(writer, queue))?;
+        let readers = Arc::new(ReaderPool {
+            path,
+            idle: Mutex::new(Vec::new()),
+        });
+        Ok(Self { jobs, readers })
+    }
+
+    /// Whether a database already exists in `data_dir` (for `--seed`'s refusal).
+    pub fn exists_in(data_dir: &Path) -> bool {
+        data_dir.join(DATABASE_FILE).exists()
+    }
+
+    /// Runs `work` on the writer in its own savepoint; its changes are committed (or,
+    /// on `Err`, rolled back) before this returns.
+    pub async fn write<T, E, F>(&self, work: F) -> Result<T, E>
+    where
+        T: Send + 'static,
+        E: From<Error> + Send + 'static,
+        F: FnOnce(&Connection) -> Result<T, E> + Send + 'static,
+    {
+        let (reply, answer) = oneshot::channel::<Result<T, E>>();
+        let job: Job = Box::new(move |conn| {
+            let outcome = work(conn);
+            let succeeded = outcome.is_ok();
+            let finish: Finisher = Box::new(move |committed| {
+                let outcome = match outcome {
+                    Ok(_) if !committed => Err(E::from(Error::WriterStopped)),
+                    other => other,
+                };
+                let _ = reply.send(outcome);
+            });
+            (succeeded, finish)
+        });
+        self.jobs
+            .send(job)
+            .await
+            .map_err(|_| E::from(Error::WriterStopped))?;
+        answer.await.map_err(|_| E::from(Error::WriterStopped))?
+    }
+
+    /// Runs `work` on a pooled read connection, off the async threads.
+    pub async fn read<T, E, F>(&self, work: F) -> Result<T, E>
+    where
+        T: Send + 'static,
+        E: From<Error> + Send + 'static,
+        F: FnOnce(&Connection) -> Result<T, E> + Send + 'static,
+    {
+        let readers = Arc::clone(&self.readers);
+        tokio::task::spawn_blocking(move || {
+            let conn = readers.take().map_err(E::from)?;
+            let outcome = work(&conn);
+            readers.give_back(conn);
+            outcome
+        })
+        .await
+        .map_err(|_| E::from(Error::WriterStopped))?
+    }
+}
+
+impl ReaderPool {
+    fn take(&self) -> Result<Connection> {
+        let pooled = self.idle.lock().ok().and_then(|mut idle| idle.pop());
+        match pooled {
+            Some(conn) => Ok(conn),
+            None => open_connection(&self.path, true),
+        }
+    }
+
+    fn give_back(&self, conn: Connection) {
+        if let Ok(mut idle) = self.idle.lock() {
+            idle.push(conn);
+        }
+    }
+}
+
+fn open_connection(path: &Path, read_only: bool) -> Result<Connection> {
+    let flags = if read_only {
+        OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX
+    } else {
+        OpenFlags::SQLITE_OPEN_READ_WRITE
+            | OpenFlags::SQLITE_OPEN_CREATE
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX
+    };
+    let conn = Connection::open_with_flags(path, flags)?;
+    conn.busy_timeout(std::time::Duration::from_secs(5))?;
+    // WAL + NORMAL: a commit survives a killed process; readers never block the writer.
+    conn.pragma_update(None, "journal_mode", "WAL")?;
+    conn.pragma_update(None, "synchronous", "NORMAL")?;
+    conn.pragma_update(None, "foreign_keys", "ON")?;
+    Ok(conn)
+}
+
+fn run_writer(mut conn: Connection, mut queue: mpsc::Receiver<Job>) {
+    while let Some(first) = queue.blocking_recv() {
+        let mut group = vec![first];
+        while group.len() < MAX_GROUP {
+            match queue.try_recv() {
+                Ok(job) => group.push(job),
+                Err(_) => break,
+            }
+        }
+        let finishers = run_group(&mut conn, group);
+        let committed = finishers.is_ok();
+        if let Err(error) = &finishers {
+            tracing::error!(%error, "commit failed; the group's changes were rolled back");
+        }
+        let finishers = match finishers {
+            Ok(finishers) | Err(GroupFailure { finishers, .. }) => finishers,
+        };
+        for finish in finishers {
+            finish(committed);
+        }
+    }
+}
+
+struct GroupFailure {
+    error: rusqlite::Error,
+    finishers: Vec<Finisher>,
+}
+
+impl std::fmt::Display for GroupFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.error.fmt(f)
+    }
+}
+
+fn run_group(conn: &mut Connection, group: Vec<Job>) -> Result<Vec<Finisher>, GroupFailure> {
+    let mut finishers = Vec::with_capacity(group.len());
+    let mut tx = match conn.transaction() {
+        Ok(tx) => tx,
+        Err(error) => {
+            // Run nothing: every job is answered as not committed.
+            return Err(GroupFailure { error, finishers });
+        }
+    };
+    for job in group {
+        let savepoint = match tx.savepoint() {
+            Ok(savepoint) => savepoint,
+            Err(error) => return Err(GroupFailure { error, finishers }),
+        };
+        let (succeeded, finish) = job(&savepoint);
+        // A job that failed leaves nothing behind: its savepoint is rolled back.
+        let closed = if succeeded {
+            savepoint.commit()
+        } else {
+            savepoint.finish()
+        };
+        finishers.push(finish);
+        if let Err(error) = closed {
+            return Err(GroupFailure { error, finishers });
+        }
+    }
+    match tx.commit() {
+        Ok(()) => Ok(finishers),
+        Err(error) => Err(GroupFailure { error, finishers }),
+    }
+}
+
+/// Creates the database in `data_dir` from `seed`, all or nothing: if anything fails,
+/// no database is left behind.
+pub fn create_seeded(data_dir: &Path, seed: &seed::Seed) -> Result<()> {
+    std::fs::create_dir_all(data_dir)?;
+    let path = data_dir.join(DATABASE_FILE);
+    let outcome = (|| {
+        let mut conn = open_connection(&path, false)?;
+        schema::migrate(&mut conn)?;
+        let tx = conn.transaction()?;
+        seed::load_seed(&tx, seed)?;
+        tx.commit()?;
+        Ok(())
+    })();
+    if outcome.is_err() {
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(data_dir.join(format!("{DATABASE_FILE}{suffix}")));
+        }
+    }
+    outcome
+}

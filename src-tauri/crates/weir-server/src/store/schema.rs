@@ -1,0 +1,101 @@
+//! Versioned migrations, tracked in `PRAGMA user_version`.
+
+use rusqlite::Connection;
+
+use crate::error::Result;
+
+/// Each entry moves the schema from version `index` to `index + 1`. Append only.
+const MIGRATIONS: &[&str] = &[
+    // 1: the organization, its people and streams.
+    "
+    CREATE TABLE realm (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        name TEXT NOT NULL,
+        url TEXT NOT NULL,
+        bot_domain TEXT NOT NULL,
+        date_created INTEGER NOT NULL
+    );
+    CREATE TABLE users (
+        user_id INTEGER PRIMARY KEY,
+        email TEXT NOT NULL,
+        email_key TEXT NOT NULL UNIQUE,       -- lower-cased, for case-insensitive lookups
+        full_name TEXT NOT NULL,
+        role INTEGER NOT NULL,
+        bot_type INTEGER,
+        bot_owner_id INTEGER REFERENCES users (user_id),
+        api_key TEXT NOT NULL UNIQUE,
+        is_active INTEGER NOT NULL DEFAULT 1,
+        is_system_bot INTEGER NOT NULL DEFAULT 0,
+        date_joined TEXT NOT NULL,
+        timezone TEXT NOT NULL DEFAULT ''
+    );
+    CREATE INDEX users_by_owner ON users (bot_owner_id);
+    CREATE TABLE streams (
+        stream_id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL,
+        name_key TEXT NOT NULL UNIQUE,        -- lower-cased, for case-insensitive lookups
+        description TEXT NOT NULL DEFAULT '',
+        invite_only INTEGER NOT NULL DEFAULT 0,
+        date_created INTEGER NOT NULL
+    );
+    -- Rows stay when someone leaves (active = 0), as in Zulip, so that `register`
+    -- can tell streams a user left from streams they never joined.
+    CREATE TABLE subscriptions (
+        user_id INTEGER NOT NULL REFERENCES users (user_id),
+        stream_id INTEGER NOT NULL REFERENCES streams (stream_id),
+        active INTEGER NOT NULL,
+        PRIMARY KEY (user_id, stream_id)
+    ) WITHOUT ROWID;
+    CREATE INDEX subscriptions_by_stream ON subscriptions (stream_id, active);
+    ",
+    // 2: messages, as webhooks and notifications produce them.
+    "
+    CREATE TABLE messages (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        sender_id INTEGER NOT NULL REFERENCES users (user_id),
+        stream_id INTEGER REFERENCES streams (stream_id),
+        recipient_id INTEGER REFERENCES users (user_id),  -- direct messages only
+        topic TEXT NOT NULL DEFAULT '',
+        content TEXT NOT NULL,
+        rendered_content TEXT NOT NULL,
+        client TEXT NOT NULL,
+        timestamp INTEGER NOT NULL,
+        CHECK ((stream_id IS NULL) <> (recipient_id IS NULL))
+    );
+    CREATE INDEX messages_by_stream ON messages (stream_id, id);
+    CREATE INDEX messages_by_recipient ON messages (recipient_id, id);
+    CREATE INDEX messages_by_sender ON messages (sender_id, id);
+    ",
+];
+
+pub fn migrate(conn: &mut Connection) -> Result<()> {
+    let current: usize = conn.pragma_query_value(None, "user_version", |row| row.get(0))?;
+    if current > MIGRATIONS.len() {
+        return Err(crate::error::Error::Internal(format!(
+            "the database has schema version {current}, newer than this build knows ({})",
+            MIGRATIONS.len()
+        )));
+    }
+    for (index, sql) in MIGRATIONS.iter().enumerate().skip(current) {
+        let tx = conn.transaction()?;
+        tx.execute_batch(sql)?;
+        tx.pragma_update(None, "user_version", index + 1)?;
+        tx.commit()?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn migrations_apply_once_and_record_the_version() -> Result<()> {
+        let mut conn = Connection::open_in_memory()?;
+        migrate(&mut conn)?;
+        migrate(&mut conn)?;
+        let version: usize = conn.pragma_query_value(None, "user_version", |row| row.get(0))?;
+        assert_eq!(version, MIGRATIONS.len());
+        Ok(())
+    }
+}

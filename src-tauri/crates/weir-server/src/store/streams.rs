@@ -1,0 +1,161 @@
+//! Streams and subscriptions.
+
+use std::collections::HashMap;
+
+use rusqlite::{Connection, OptionalExtension, Row, params};
+
+use crate::error::Result;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct StreamRow {
+    pub stream_id: i64,
+    pub name: String,
+    pub description: String,
+    pub invite_only: bool,
+    pub date_created: i64,
+}
+
+const COLUMNS: &str = "stream_id, name, description, invite_only, date_created";
+
+fn from_row(row: &Row<'_>) -> rusqlite::Result<StreamRow> {
+    Ok(StreamRow {
+        stream_id: row.get(0)?,
+        name: row.get(1)?,
+        description: row.get(2)?,
+        invite_only: row.get(3)?,
+        date_created: row.get(4)?,
+    })
+}
+
+/// The lookup key of a stream name: Zulip matches names case-insensitively.
+pub fn name_key(name: &str) -> String {
+    name.to_lowercase()
+}
+
+pub fn insert_stream(
+    conn: &Connection,
+    stream_id: Option<i64>,
+    name: &str,
+    description: &str,
+    invite_only: bool,
+    now: i64,
+) -> Result<StreamRow> {
+    conn.execute(
+        "INSERT INTO streams (stream_id, name, name_key, description, invite_only, date_created)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        params![
+            stream_id,
+            name,
+            name_key(name),
+            description,
+            invite_only,
+            now
+        ],
+    )?;
+    Ok(StreamRow {
+        stream_id: conn.last_insert_rowid(),
+        name: name.to_owned(),
+        description: description.to_owned(),
+        invite_only,
+        date_created: now,
+    })
+}
+
+pub fn stream_by_name(conn: &Connection, name: &str) -> Result<Option<StreamRow>> {
+    let sql = format!("SELECT {COLUMNS} FROM streams WHERE name_key = ?1");
+    Ok(conn
+        .prepare_cached(&sql)?
+        .query_row([name_key(name)], from_row)
+        .optional()?)
+}
+
+pub fn stream_by_id(conn: &Connection, stream_id: i64) -> Result<Option<StreamRow>> {
+    let sql = format!("SELECT {COLUMNS} FROM streams WHERE stream_id = ?1");
+    Ok(conn
+        .prepare_cached(&sql)?
+        .query_row([stream_id], from_row)
+        .optional()?)
+}
+
+/// Every stream, sorted by name as Zulip lists them.
+pub fn all_streams(conn: &Connection) -> Result<Vec<StreamRow>> {
+    let sql = format!("SELECT {COLUMNS} FROM streams ORDER BY name_key, stream_id");
+    let mut statement = conn.prepare_cached(&sql)?;
+    let rows = statement.query_map([], from_row)?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+pub fn is_subscribed(conn: &Connection, user_id: i64, stream_id: i64) -> Result<bool> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT 1 FROM subscriptions WHERE user_id = ?1 AND stream_id = ?2 AND active = 1",
+        )?
+        .query_row([user_id, stream_id], |_| Ok(()))
+        .optional()?
+        .is_some())
+}
+
+pub fn subscriber_ids(conn: &Connection, stream_id: i64) -> Result<Vec<i64>> {
+    let mut statement = conn.prepare_cached(
+        "SELECT user_id FROM subscriptions WHERE stream_id = ?1 AND active = 1 ORDER BY user_id",
+    )?;
+    let rows = statement.query_map([stream_id], |row| row.get(0))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// Active subscribers of every stream, in one query (for listings and `register`).
+pub fn all_subscribers(conn: &Connection) -> Result<HashMap<i64, Vec<i64>>> {
+    let mut statement = conn.prepare_cached(
+        "SELECT stream_id, user_id FROM subscriptions WHERE active = 1 ORDER BY stream_id, user_id",
+    )?;
+    let mut by_stream: HashMap<i64, Vec<i64>> = HashMap::new();
+    let rows = statement.query_map([], |row| Ok((row.get::<_, i64>(0)?, row.get::<_, i64>(1)?)))?;
+    for row in rows {
+        let (stream_id, user_id) = row?;
+        by_stream.entry(stream_id).or_default().push(user_id);
+    }
+    Ok(by_stream)
+}
+
+/// Streams a user has a subscription row for, with whether it is active.
+pub fn subscription_states(conn: &Connection, user_id: i64) -> Result<HashMap<i64, bool>> {
+    let mut statement =
+        conn.prepare_cached("SELECT stream_id, active FROM subscriptions WHERE user_id = ?1")?;
+    let rows = statement.query_map([user_id], |row| Ok((row.get(0)?, row.get(1)?)))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// What a subscribe or unsubscribe did to one (user, stream) pair.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SubscriptionChange {
+    Changed,
+    AlreadyThere,
+}
+
+pub fn subscribe(conn: &Connection, user_id: i64, stream_id: i64) -> Result<SubscriptionChange> {
+    let changed = conn
+        .prepare_cached(
+            "INSERT INTO subscriptions (user_id, stream_id, active) VALUES (?1, ?2, 1)
+         ON CONFLICT (user_id, stream_id) DO UPDATE SET active = 1 WHERE active = 0",
+        )?
+        .execute([user_id, stream_id])?;
+    Ok(if changed > 0 {
+        SubscriptionChange::Changed
+    } else {
+        SubscriptionChange::AlreadyThere
+    })
+}
+
+pub fn unsubscribe(conn: &Connection, user_id: i64, stream_id: i64) -> Result<SubscriptionChange> {
+    let changed = conn
+        .prepare_cached(
+            "UPDATE subscriptions SET active = 0
+             WHERE user_id = ?1 AND stream_id = ?2 AND active = 1",
+        )?
+        .execute([user_id, stream_id])?;
+    Ok(if changed > 0 {
+        SubscriptionChange::Changed
+    } else {
+        SubscriptionChange::AlreadyThere
+    })
+}
