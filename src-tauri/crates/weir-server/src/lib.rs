@@ -11,6 +11,7 @@ pub mod cli;
 mod clock;
 mod demo;
 pub mod error;
+pub mod integrations;
 mod keys;
 mod messages;
 mod names;
@@ -80,7 +81,7 @@ impl AppState {
         self.0.config.feature_level
     }
 
-    fn limiter(&self) -> Option<&ratelimit::RateLimiter> {
+    pub(crate) fn limiter(&self) -> Option<&ratelimit::RateLimiter> {
         self.0.limiter.as_ref()
     }
 }

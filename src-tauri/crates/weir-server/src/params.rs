@@ -37,6 +37,21 @@ impl Params {
         }
     }
 
+    pub fn from_query(query: &str) -> Self {
+        let mut params = Self::default();
+        params.merge_form(query.as_bytes());
+        params
+    }
+
+    /// Adds form fields from `bytes` that the query string did not already give.
+    pub fn merge_missing_form(&mut self, bytes: &[u8]) {
+        for (key, value) in form_urlencoded::parse(bytes) {
+            self.values
+                .entry(key.into_owned())
+                .or_insert_with(|| value.into_owned());
+        }
+    }
+
     fn merge_form(&mut self, bytes: &[u8]) {
         for (key, value) in form_urlencoded::parse(bytes) {
             self.values.insert(key.into_owned(), value.into_owned());

@@ -1,11 +1,13 @@
 //! Routes of the REST API, one module per domain.
 
 mod bots;
+mod messages;
 mod principals;
 mod reads;
 mod register;
 mod subscribe;
 mod unsubscribe;
+mod webhooks;
 
 use axum::Json;
 use axum::Router;
@@ -44,12 +46,16 @@ pub fn routes(state: AppState) -> Router {
             post(bots::regenerate_own_key),
         )
         .route("/register", post(register::register))
+        .route("/messages", get(messages::get_messages))
+        .route("/messages/render", post(messages::render_message))
+        .route("/integrations", get(webhooks::list_integrations))
         .route_layer(middleware::from_fn_with_state(state.clone(), require_auth));
     let api = Router::new()
         .route(
             "/server_settings",
             get(reads::server_settings).post(reads::server_settings),
         )
+        .route("/external/{integration}", post(webhooks::receive))
         .merge(authenticated);
     Router::new()
         .nest("/api/v1", api)

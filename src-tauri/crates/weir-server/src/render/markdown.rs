@@ -1,17 +1,18 @@
 //! Turns pulldown-cmark's CommonMark events into the HTML Zulip stores,
 //! applying Zulip's dialect on top: newlines are line breaks, raw HTML is
-//! shown as text, `_`/`__` are not emphasis, there are no setext headings or
-//! rules, fenced `quote`/`spoiler` blocks nest Markdown, and code blocks use
-//! Zulip's `codehilite` wrapper.
+//! shown as text, `_`/`__` are not emphasis, there are no setext headings,
+//! fenced `quote`/`spoiler` blocks nest Markdown, and code blocks use Zulip's
+//! `codehilite` wrapper.
 
 use std::fmt::Write as _;
 use std::ops::Range;
 
 use pulldown_cmark::{CodeBlockKind, Event, HeadingLevel, LinkType, Options, Parser, Tag, TagEnd};
 
+use super::code::push_code_block;
 use super::emoji::push_text_with_emoji;
 use super::linkify::push_linkified;
-use super::sanitize::{escape_attr, escape_code, escape_text, is_safe_url};
+use super::sanitize::{escape_attr, escape_text, is_safe_url};
 
 /// Zulip has `~~strike~~`, but no tables, footnotes or smart punctuation.
 const OPTIONS: Options = Options::ENABLE_STRIKETHROUGH;
@@ -60,7 +61,7 @@ enum Inline {
         href: Option<String>,
         content_start: usize,
     },
-    /// A setext heading shown as a paragraph; its underline is re-emitted as text.
+    /// A setext heading shown as a paragraph, followed by its underline.
     Setext(String),
 }
 
@@ -109,14 +110,7 @@ impl<'s> Writer<'_, 's> {
                 self.flush_text();
                 self.out.push_str("<br>\n");
             }
-            // Zulip has no horizontal rules: `---` is an ordinary paragraph.
-            Event::Rule => {
-                self.flush_text();
-                self.block_start();
-                self.out.push_str("<p>");
-                escape_text(self.out, self.slice(range).trim());
-                self.out.push_str("</p>\n");
-            }
+            Event::Rule => self.open_block("<hr>\n"),
             // Not produced with OPTIONS; kept as text should that change.
             Event::InlineMath(text) | Event::DisplayMath(text) | Event::FootnoteReference(text) => {
                 self.text.push_str(&text);
@@ -346,9 +340,15 @@ impl<'s> Writer<'_, 's> {
             }
             Some(Inline::Setext(underline)) => {
                 self.flush_text();
-                self.out.push_str("<br>\n");
-                escape_text(self.out, &underline);
-                self.out.push_str("</p>\n");
+                // Zulip still reads a `---` underline as a rule.
+                let dashes = underline.matches('-').count();
+                if dashes >= 3 && underline.chars().all(|c| c == '-' || c == ' ') {
+                    self.out.push_str("</p>\n<hr>\n");
+                } else {
+                    self.out.push_str("<br>\n");
+                    escape_text(self.out, &underline);
+                    self.out.push_str("</p>\n");
+                }
             }
             None => self.flush_text(),
         }
@@ -395,20 +395,7 @@ impl<'s> Writer<'_, 's> {
             self.block_start();
             self.out.push_str("</div></div>\n");
         } else {
-            self.out.push_str("<div class=\"codehilite\"");
-            if !lang.is_empty() {
-                self.out.push_str(" data-code-language=\"");
-                escape_attr(self.out, pygments_name(lang).unwrap_or(lang));
-                self.out.push('"');
-            }
-            self.out.push_str("><pre><span></span><code>");
-            // Like Pygments: no leading/trailing blank lines, no trailing
-            // whitespace, and always a final newline.
-            for line in code.text.trim_matches(['\n', '\r']).split('\n') {
-                escape_code(self.out, line.trim_end());
-                self.out.push('\n');
-            }
-            self.out.push_str("</code></pre></div>\n");
+            push_code_block(self.out, lang, &code.text);
         }
     }
 
@@ -443,44 +430,6 @@ impl<'s> Writer<'_, 's> {
         }
         render_into(self.out, &source, self.depth + 1);
     }
-}
-
-/// Pygments' display name for common language tags, which Zulip puts in
-/// `data-code-language`; unknown tags are shown as written, as Zulip does.
-fn pygments_name(lang: &str) -> Option<&'static str> {
-    let name = match lang.to_ascii_lowercase().as_str() {
-        "python" | "py" | "python3" | "py3" => "Python",
-        "py2" | "python2" => "Python 2.x",
-        "javascript" | "js" => "JavaScript",
-        "typescript" | "ts" => "TypeScript",
-        "rust" | "rs" => "Rust",
-        "go" | "golang" => "Go",
-        "java" => "Java",
-        "kotlin" => "Kotlin",
-        "swift" => "Swift",
-        "c" => "C",
-        "cpp" | "c++" => "C++",
-        "csharp" | "c#" | "cs" => "C#",
-        "ruby" | "rb" => "Ruby",
-        "php" => "PHP",
-        "bash" | "sh" | "shell" | "zsh" => "Bash",
-        "console" | "shell-session" => "Bash Session",
-        "sql" => "SQL",
-        "json" => "JSON",
-        "yaml" | "yml" => "YAML",
-        "toml" => "TOML",
-        "ini" | "cfg" => "INI",
-        "xml" => "XML",
-        "html" => "HTML",
-        "css" => "CSS",
-        "markdown" | "md" => "Markdown",
-        "diff" | "patch" => "Diff",
-        "dockerfile" | "docker" => "Docker",
-        "tex" | "latex" => "TeX",
-        "text" | "txt" => "Text only",
-        _ => return None,
-    };
-    Some(name)
 }
 
 #[cfg(test)]
@@ -710,9 +659,14 @@ mod tests {
     }
 
     #[test]
-    fn setext_underlines_and_rules_stay_text() {
+    fn setext_headings_are_paragraphs() {
         assert_eq!(render("Title\n==="), "<p>Title<br>\n===</p>");
-        assert_eq!(render("a\n\n---"), "<p>a</p>\n<p>---</p>");
+        assert_eq!(render("Title\n---"), "<p>Title</p>\n<hr>");
+    }
+
+    #[test]
+    fn horizontal_rule() {
+        assert_eq!(render("a\n\n---\n\nb"), "<p>a</p>\n<hr>\n<p>b</p>");
     }
 
     #[test]

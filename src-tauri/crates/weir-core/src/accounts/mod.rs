@@ -1,0 +1,236 @@
+//! [`Accounts`]: saved accounts (SQLite), their keys (keyring) and their clients.
+
+mod store;
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+
+pub use store::{Account, AccountRecord, AccountStore};
+
+use crate::client::{ClientConfig, Credentials, TlsOptions, ZulipClient, tls_options};
+use crate::error::CoreError;
+use crate::secret::Secret;
+use crate::secrets::{AccountKey, SecretError, SecretStore};
+use crate::site::normalize_site;
+use crate::zuliprc::{self, validate_api_key};
+
+/// What [`Accounts::add_account`] needs.
+#[derive(Debug, Clone)]
+pub struct NewAccount {
+    pub site: String,
+    pub email: String,
+    pub key: Secret,
+    /// Defaults to `<full name> (<host>)` from the server's answer.
+    pub label: Option<String>,
+    pub is_demo: bool,
+    pub tls: TlsOptions,
+}
+
+impl NewAccount {
+    pub fn new(site: impl Into<String>, email: impl Into<String>, key: Secret) -> Self {
+        Self {
+            site: site.into(),
+            email: email.into(),
+            key,
+            label: None,
+            is_demo: false,
+            tls: TlsOptions::default(),
+        }
+    }
+}
+
+/// The result of [`Accounts::import_zuliprc`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImportedZuliprc {
+    pub account: Account,
+    /// The key is now in the keyring, so the plaintext file may be offered for deletion
+    /// (with [`delete_zuliprc`]); `false` when the path is not a regular file.
+    pub can_delete_file: bool,
+}
+
+/// The accounts service: the store, the keyring and one cached client per account.
+pub struct Accounts {
+    store: AccountStore,
+    secrets: Arc<dyn SecretStore>,
+    config: ClientConfig,
+    clients: Mutex<HashMap<i64, ZulipClient>>,
+}
+
+impl std::fmt::Debug for Accounts {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Accounts").field("store", &self.store).finish_non_exhaustive()
+    }
+}
+
+impl Accounts {
+    /// `config` is used for every client this service builds.
+    pub fn new(store: AccountStore, secrets: Arc<dyn SecretStore>, config: ClientConfig) -> Self {
+        Self { store, secrets, config, clients: Mutex::default() }
+    }
+
+    pub fn store(&self) -> &AccountStore {
+        &self.store
+    }
+
+    /// Adds an account after checking its credentials with `GET /users/me`.
+    ///
+    /// Order: validate input → refuse duplicates → check the credentials against the
+    /// server → write the key to the keyring → write the row. Any failure leaves nothing
+    /// behind (a key written before a failed row insert is deleted again). The first
+    /// account added becomes the active one.
+    pub async fn add_account(&self, new: NewAccount) -> Result<Account, CoreError> {
+        let site = normalize_site(&new.site)?;
+        let email = new.email.trim().to_string();
+        if email.is_empty() {
+            return Err(CoreError::InvalidInput("the e-mail address is empty".into()));
+        }
+        validate_api_key(new.key.expose())
+            .map_err(|reason| CoreError::InvalidInput(format!("the API key is invalid: {reason}")))?;
+        if self.store.find(&site, &email)?.is_some() {
+            return Err(CoreError::AccountExists { site, email });
+        }
+
+        let credentials = Credentials { site: site.clone(), email: email.clone(), key: new.key.clone() };
+        let client = ZulipClient::new(credentials, &new.tls, &self.config)?;
+        let me = client.get_own_user().await?;
+
+        let account_key = AccountKey::new(site.clone(), email.clone());
+        let key = new.key.clone();
+        let target = account_key.clone();
+        self.with_secrets(move |secrets| secrets.set(&target, &key)).await?;
+
+        let label = new
+            .label
+            .filter(|label| !label.trim().is_empty())
+            .unwrap_or_else(|| format!("{} ({})", me.full_name, host_of(&site)));
+        let record = AccountRecord { site, email, label, is_demo: new.is_demo, tls: new.tls };
+        let account = match self.store.insert(&record) {
+            Ok(account) => account,
+            Err(error) => {
+                let target = account_key.clone();
+                if let Err(cleanup) = self.with_secrets(move |s| s.delete(&target)).await {
+                    tracing::warn!(%cleanup, account = %account_key, "could not remove the key again");
+                }
+                return Err(error);
+            }
+        };
+        if self.store.active_id()?.is_none() {
+            self.store.set_active(Some(account.id))?;
+        }
+        self.lock_clients().insert(account.id, client);
+        Ok(account)
+    }
+
+    /// Reads a zuliprc and adds its account (with its TLS options) like
+    /// [`Accounts::add_account`].
+    pub async fn import_zuliprc(&self, path: &Path) -> Result<ImportedZuliprc, CoreError> {
+        let rc = zuliprc::load(path)?;
+        let mut new = NewAccount::new(rc.site.clone(), rc.email.clone(), rc.key.clone());
+        new.tls = tls_options(&rc);
+        let account = self.add_account(new).await?;
+        let can_delete_file = std::fs::symlink_metadata(path).is_ok_and(|meta| meta.is_file());
+        Ok(ImportedZuliprc { account, can_delete_file })
+    }
+
+    /// Every saved account, oldest first.
+    pub fn list(&self) -> Result<Vec<Account>, CoreError> {
+        self.store.list()
+    }
+
+    pub fn get(&self, id: i64) -> Result<Account, CoreError> {
+        self.store.get(id)?.ok_or(CoreError::AccountNotFound(id))
+    }
+
+    pub fn rename(&self, id: i64, label: &str) -> Result<(), CoreError> {
+        self.store.set_label(id, label.trim())
+    }
+
+    /// Removes an account: its keyring entry first (if the keyring cannot be reached,
+    /// nothing is removed), then its row and cached client.
+    pub async fn remove(&self, id: i64) -> Result<(), CoreError> {
+        let account = self.get(id)?;
+        let target = AccountKey::new(account.site.clone(), account.email.clone());
+        self.with_secrets(move |secrets| secrets.delete(&target)).await?;
+        self.store.delete(id)?;
+        self.lock_clients().remove(&id);
+        Ok(())
+    }
+
+    /// The client of an account, built on first use (key read from the keyring) and then
+    /// shared, so that its cached server settings and rate-limit state are kept.
+    pub async fn client_for(&self, id: i64) -> Result<ZulipClient, CoreError> {
+        if let Some(client) = self.lock_clients().get(&id) {
+            return Ok(client.clone());
+        }
+        let account = self.get(id)?;
+        let target = AccountKey::new(account.site.clone(), account.email.clone());
+        let key = self
+            .with_secrets(move |secrets| secrets.get(&target))
+            .await?
+            .ok_or_else(|| CoreError::KeyMissing {
+                site: account.site.clone(),
+                email: account.email.clone(),
+            })?;
+        let credentials =
+            Credentials { site: account.site.clone(), email: account.email.clone(), key };
+        let client = ZulipClient::new(credentials, &account.tls(), &self.config)?;
+        Ok(self.lock_clients().entry(id).or_insert(client).clone())
+    }
+
+    /// The active account, if one is chosen.
+    pub fn active(&self) -> Result<Option<Account>, CoreError> {
+        match self.store.active_id()? {
+            Some(id) => self.store.get(id),
+            None => Ok(None),
+        }
+    }
+
+    /// Chooses the active account (persisted); `None` clears the choice.
+    pub fn set_active(&self, id: Option<i64>) -> Result<(), CoreError> {
+        self.store.set_active(id)
+    }
+
+    fn lock_clients(&self) -> MutexGuard<'_, HashMap<i64, ZulipClient>> {
+        self.clients.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Runs a (blocking) keyring operation off the async threads.
+    async fn with_secrets<T, F>(&self, operation: F) -> Result<T, CoreError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&dyn SecretStore) -> Result<T, SecretError> + Send + 'static,
+    {
+        let secrets = Arc::clone(&self.secrets);
+        tokio::task::spawn_blocking(move || operation(secrets.as_ref()))
+            .await
+            .map_err(|error| CoreError::Internal(format!("keyring task failed: {error}")))?
+            .map_err(CoreError::from)
+    }
+}
+
+/// Deletes a plaintext zuliprc after its key was imported. Only a file that parses as
+/// a zuliprc is deleted, so this cannot be used to remove arbitrary files.
+pub fn delete_zuliprc(path: &Path) -> Result<(), CoreError> {
+    zuliprc::load(path)?;
+    std::fs::remove_file(path).map_err(|source| CoreError::Io {
+        context: format!("cannot delete {}", path.display()),
+        source,
+    })
+}
+
+fn host_of(site: &str) -> &str {
+    let rest = site.split_once("://").map_or(site, |(_, rest)| rest);
+    rest.split('/').next().unwrap_or(rest)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn host_of_strips_scheme_and_path() {
+        assert_eq!(host_of("https://chat.example.com/zulip"), "chat.example.com");
+        assert_eq!(host_of("http://localhost:9991"), "localhost:9991");
+    }
+}

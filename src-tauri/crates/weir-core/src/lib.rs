@@ -1,0 +1,30 @@
+//! Weir's application core, with no Tauri and no axum inside: accounts (SQLite),
+//! secrets (the system keyring), zuliprc files and the Zulip client (reqwest).
+//!
+//! - [`secret::Secret`]: an API key that does not print and does not serialize.
+//! - [`secrets`]: [`SecretStore`] with [`KeyringStore`] and [`MemoryStore`].
+//! - [`zuliprc`]: parsing the file Zulip offers for download.
+//! - [`client::ZulipClient`]: typed calls, auth, retries, rate limits, feature levels.
+//! - [`accounts`]: [`AccountStore`] and the [`Accounts`] service.
+//! - [`error::CoreError`]: the crate's error, with a stable [`error::Code`].
+
+pub mod accounts;
+pub mod client;
+pub mod error;
+pub mod secret;
+pub mod secrets;
+pub mod site;
+pub mod zuliprc;
+
+pub use accounts::{
+    Account, AccountRecord, AccountStore, Accounts, ImportedZuliprc, NewAccount, delete_zuliprc,
+};
+pub use client::{
+    Anchor, BotInfo, ClientConfig, ClientError, CreatedBot, Credentials, MessagesQuery,
+    NarrowTerm, NewBot, NewSubscription, Principals, TlsOptions, ZulipClient,
+};
+pub use error::{Code, CoreError, ErrorPayload};
+pub use secret::Secret;
+pub use secrets::{AccountKey, KeyringStore, MemoryStore, SecretError, SecretStore};
+pub use site::{InvalidSite, normalize_site};
+pub use zuliprc::{Zuliprc, ZuliprcError};

@@ -1,0 +1,364 @@
+//! `POST /api/v1/external/<integration>`: Zulip's incoming-webhook endpoint.
+//!
+//! Order, as in Zulip: authenticate the bot; read the body; find the event type
+//! (a missing event header tells the owner and fails); let the integration build its
+//! message (an unsupported event is a 200 so that services keep the webhook enabled);
+//! apply `only_events`/`exclude_events`; then, in one write, resolve the destination and
+//! store exactly one message before answering.
+
+use std::collections::BTreeMap;
+
+use axum::body::Body;
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use rusqlite::Connection;
+use serde_json::{Value, json};
+use zulip_api::ErrorCode;
+
+use super::success;
+use crate::AppState;
+use crate::auth::{add_quota_headers, authenticate, rate_limited};
+use crate::clock::now_unix;
+use crate::error::{ApiError, Error};
+use crate::integrations::{
+    self, AuthScheme, EventSource, HandlerError, Integration, Payload, WebhookMessage, fnmatch,
+};
+use crate::keys::{has_api_key_format, keys_match};
+use crate::messages::{notify, send};
+use crate::params::{Params, read_body};
+use crate::store::{self, NewMessage, StreamRow, UserRow};
+
+pub async fn receive(
+    State(state): State<AppState>,
+    Path(name): Path<String>,
+    headers: HeaderMap,
+    uri: axum::http::Uri,
+    body: Body,
+) -> Response {
+    match handle(&state, &name, &headers, &uri, body).await {
+        Ok(response) => response,
+        Err(error) => error.into_response(),
+    }
+}
+
+async fn handle(
+    state: &AppState,
+    name: &str,
+    headers: &HeaderMap,
+    uri: &axum::http::Uri,
+    body: Body,
+) -> Result<Response, Error> {
+    let integration = integrations::find(name).ok_or_else(ApiError::not_found)?;
+    let body = read_body(body).await?;
+    let mut query = Params::from_query(uri.query().unwrap_or_default());
+    if is_form(headers) {
+        query.merge_missing_form(&body);
+    }
+    let sender = match integration.auth {
+        AuthScheme::ApiKey => bot_by_api_key(state, query.take_str("api_key")).await?,
+        AuthScheme::BasicAuth => authenticate(state, headers).await?,
+    };
+    let quota = match state.limiter().map(|limiter| limiter.check(sender.user_id)) {
+        Some(Err(exceeded)) => return Ok(rate_limited(exceeded)),
+        Some(Ok(quota)) => Some(quota),
+        None => None,
+    };
+    let mut response = deliver(
+        state,
+        integration,
+        sender,
+        headers,
+        uri.path(),
+        &body,
+        query,
+    )
+    .await?;
+    if let Some(quota) = quota {
+        add_quota_headers(response.headers_mut(), quota);
+    }
+    Ok(response)
+}
+
+fn is_form(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|value| value.starts_with("application/x-www-form-urlencoded"))
+}
+
+/// Webhook authentication by `api_key`, with the webhook error codes.
+async fn bot_by_api_key(state: &AppState, api_key: Option<String>) -> Result<UserRow, Error> {
+    let api_key = api_key.ok_or_else(|| ApiError::missing_argument("api_key"))?;
+    let invalid =
+        |msg: &str| ApiError::new(StatusCode::UNAUTHORIZED, ErrorCode::InvalidApiKey, msg);
+    if !has_api_key_format(&api_key) {
+        return Err(invalid("Malformed API key").into());
+    }
+    let lookup = api_key.clone();
+    let user = state
+        .store()
+        .read(move |conn| store::user_by_api_key(conn, &lookup))
+        .await?
+        .filter(|user| !user.is_system_bot && keys_match(&api_key, &user.api_key))
+        .ok_or_else(|| invalid("Invalid API key"))?;
+    if !user.is_active {
+        let msg = "Account is deactivated";
+        return Err(
+            ApiError::new(StatusCode::UNAUTHORIZED, ErrorCode::UserDeactivated, msg).into(),
+        );
+    }
+    Ok(user)
+}
+
+async fn deliver(
+    state: &AppState,
+    integration: &'static Integration,
+    sender: UserRow,
+    headers: &HeaderMap,
+    path: &str,
+    body: &[u8],
+    mut query: Params,
+) -> Result<Response, Error> {
+    let stream = query.take_str("stream");
+    let topic_override = query
+        .take_str("topic")
+        .filter(|topic| !topic.trim().is_empty());
+    let only_events = query.take_string_list("only_events")?;
+    let exclude_events = query.take_string_list("exclude_events")?;
+    let mut options = BTreeMap::new();
+    let option_keys = integration.config_options.iter().map(|option| option.key);
+    for key in option_keys.chain(integration.url_options.iter().copied()) {
+        if let Some(value) = query.take_str(key) {
+            options.insert(key.to_owned(), value);
+        }
+    }
+
+    let json: Value =
+        serde_json::from_slice(body).map_err(|_| ApiError::bad_request("Malformed JSON"))?;
+    let event_type = match integration.event_source {
+        EventSource::None => None,
+        EventSource::Header(name) => {
+            match headers.get(name).and_then(|value| value.to_str().ok()) {
+                Some(event) => Some(event.to_owned()),
+                None => {
+                    return Err(missing_event_header(state, integration, sender, path, name).await);
+                }
+            }
+        }
+        EventSource::BodyField(field) => json.get(field).and_then(Value::as_str).map(str::to_owned),
+    };
+    let payload = Payload {
+        json: &json,
+        headers,
+        event_type: event_type.as_deref(),
+        options: &options,
+    };
+    let message = match (integration.handler)(&payload) {
+        Ok(message) => message,
+        Err(HandlerError::MissingKey(key)) => return Err(ApiError::missing_argument(&key).into()),
+        Err(HandlerError::UnsupportedEvent(event)) => {
+            return Ok(unsupported_event(integration, &event));
+        }
+    };
+    if let Some(event) = &event_type {
+        let listed = |patterns: &Option<Vec<String>>| {
+            patterns
+                .as_ref()
+                .map(|patterns| patterns.iter().any(|pattern| fnmatch(pattern, event)))
+        };
+        if listed(&only_events) == Some(false) || listed(&exclude_events) == Some(true) {
+            return Ok(success(json!({}), Vec::new()).into_response());
+        }
+    }
+    let client = integration.client_name();
+    let topic = topic_override.unwrap_or(message.topic.clone());
+    let message = WebhookMessage {
+        topic,
+        content: message.content,
+    };
+    state
+        .store()
+        .write(move |conn| post(conn, &sender, stream.as_deref(), message, &client))
+        .await?;
+    Ok(success(json!({}), Vec::new()).into_response())
+}
+
+/// Zulip's answer to an event the integration does not handle: 200, nothing sent.
+fn unsupported_event(integration: &Integration, event: &str) -> Response {
+    let name = integration.display_name.replace(' ', "");
+    let body = json!({
+        "result": "success",
+        "msg": format!("The '{event}' event isn't currently supported by the {name} webhook; ignoring"),
+        "code": ErrorCode::UnsupportedWebhookEventType.as_str(),
+        "webhook_name": name,
+        "event_type": event,
+    });
+    (StatusCode::OK, axum::Json(body)).into_response()
+}
+
+async fn missing_event_header(
+    state: &AppState,
+    integration: &Integration,
+    sender: UserRow,
+    path: &str,
+    header: &'static str,
+) -> Error {
+    let text = format!(
+        "Hi there! Your bot {bot} just sent an HTTP request to {path} that is missing the \
+         HTTP {header} header. Because this header is how {name} indicates the event type, \
+         this usually indicates a configuration issue, where you either entered the URL for \
+         a different integration, or are running an older version of the third-party \
+         service that doesn't provide that header.",
+        bot = sender.full_name,
+        name = integration.display_name,
+    );
+    let notified = state
+        .store()
+        .write(move |conn| {
+            if let Some(owner) = owner_of(&sender) {
+                notify(conn, owner, &text, now_unix())?;
+            }
+            Ok::<_, Error>(())
+        })
+        .await;
+    if let Err(error) = notified {
+        return error;
+    }
+    ApiError::bad_request(format!("Missing the HTTP event header '{header}'"))
+        .code(ErrorCode::MissingHttpEventHeader)
+        .with("header", header)
+        .into()
+}
+
+/// Who hears about a bot's mistakes: its owner. Humans posting with their own key are
+/// not told, as in Zulip.
+fn owner_of(sender: &UserRow) -> Option<i64> {
+    sender.bot_type.and(sender.bot_owner_id)
+}
+
+/// Resolves the destination and stores the one message (plus any owner notice).
+fn post(
+    conn: &Connection,
+    sender: &UserRow,
+    stream: Option<&str>,
+    message: WebhookMessage,
+    client: &str,
+) -> Result<(), Error> {
+    let now = now_unix();
+    let Some(stream_spec) = stream else {
+        // No stream: a direct message to the bot's owner (a human's key: to themself).
+        let recipient = owner_of(sender).unwrap_or(sender.user_id);
+        send(
+            conn,
+            new_message(sender, None, Some(recipient), message, client, now),
+        )?;
+        return Ok(());
+    };
+    let by_id = !stream_spec.is_empty() && stream_spec.bytes().all(|b| b.is_ascii_digit());
+    let found = if by_id {
+        stream_spec
+            .parse()
+            .ok()
+            .map(|id| store::stream_by_id(conn, id))
+            .transpose()?
+            .flatten()
+    } else {
+        store::stream_by_name(conn, stream_spec.trim())?
+    };
+    let Some(stream) = found.filter(|stream| may_post(conn, sender, stream).unwrap_or(false))
+    else {
+        if let Some(owner) = owner_of(sender) {
+            let bot = &sender.email;
+            let text = if by_id {
+                format!(
+                    "Your bot `{bot}` tried to send a message to channel ID {stream_spec}, but \
+                     there is no channel with that ID."
+                )
+            } else {
+                format!(
+                    "Your bot `{bot}` tried to send a message to channel #**{}**, but that \
+                     channel does not exist. Click [here](#channels/new) to create it.",
+                    stream_spec.trim()
+                )
+            };
+            notify(conn, owner, &text, now)?;
+        }
+        return Ok(());
+    };
+    send(
+        conn,
+        new_message(sender, Some(stream.stream_id), None, message, client, now),
+    )?;
+    if let Some(owner) = owner_of(sender)
+        && store::subscriber_ids(conn, stream.stream_id)?.is_empty()
+    {
+        let text = format!(
+            "Your bot `{}` tried to send a message to channel #**{}**. The channel exists but \
+             does not have any subscribers.",
+            sender.email, stream.name
+        );
+        notify(conn, owner, &text, now)?;
+    }
+    Ok(())
+}
+
+/// Public streams, or private ones the sender or (for a bot) its owner is subscribed to.
+fn may_post(conn: &Connection, sender: &UserRow, stream: &StreamRow) -> Result<bool, Error> {
+    if !stream.invite_only {
+        return Ok(true);
+    }
+    if store::is_subscribed(conn, sender.user_id, stream.stream_id)? {
+        return Ok(true);
+    }
+    match owner_of(sender) {
+        Some(owner) => Ok(store::is_subscribed(conn, owner, stream.stream_id)?),
+        None => Ok(false),
+    }
+}
+
+fn new_message(
+    sender: &UserRow,
+    stream_id: Option<i64>,
+    recipient_id: Option<i64>,
+    message: WebhookMessage,
+    client: &str,
+    now: i64,
+) -> NewMessage {
+    NewMessage {
+        sender_id: sender.user_id,
+        stream_id,
+        recipient_id,
+        topic: if stream_id.is_some() {
+            message.topic
+        } else {
+            String::new()
+        },
+        content: message.content,
+        rendered_content: String::new(),
+        client: client.to_owned(),
+        timestamp: now,
+    }
+}
+
+/// `GET /api/v1/integrations` (Weir extension): the registry, for the preview tools.
+pub async fn list_integrations(params: Params) -> super::ApiResult {
+    let integrations: Vec<Value> = integrations::registry()
+        .iter()
+        .map(|integration| {
+            let mut value = serde_json::to_value(integration).unwrap_or(Value::Null);
+            if let Some(fields) = value.as_object_mut() {
+                fields.insert("client_name".into(), json!(integration.client_name()));
+                fields.insert(
+                    "url_path".into(),
+                    json!(format!("/api/v1/external/{}", integration.name)),
+                );
+            }
+            value
+        })
+        .collect();
+    super::success(
+        json!({ "integrations": integrations }),
+        params.into_ignored(),
+    )
+}

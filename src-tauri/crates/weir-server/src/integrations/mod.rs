@@ -1,0 +1,217 @@
+//! The integration registry: every incoming webhook Weir understands.
+//!
+//! Adding an integration is one module that returns an [`Integration`] plus one line in
+//! [`registry`]. The endpoint (`api/webhooks.rs`) does authentication, event-type
+//! extraction and filtering, stream resolution and sending; integrations only turn a
+//! payload into a topic and a Markdown body.
+
+mod helloworld;
+
+use std::collections::BTreeMap;
+use std::sync::LazyLock;
+
+use axum::http::HeaderMap;
+use serde::Serialize;
+use serde_json::Value;
+
+/// How a webhook request proves who sends it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AuthScheme {
+    /// `api_key` in the query string (or a form body): Zulip's default.
+    ApiKey,
+    /// HTTP basic auth with the bot's e-mail and key, for services that only speak that.
+    BasicAuth,
+}
+
+/// Where an integration finds the event type of a request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", content = "name", rename_all = "snake_case")]
+pub enum EventSource {
+    None,
+    Header(&'static str),
+    /// A top-level string field of the JSON body.
+    BodyField(&'static str),
+}
+
+/// A setting the user fills in when generating the webhook URL (Zulip's
+/// `config_options`): shown as `description`, sent as query parameter `key`.
+#[derive(Debug, Clone, Serialize)]
+pub struct ConfigOption {
+    pub description: &'static str,
+    pub key: &'static str,
+    pub validator: Validator,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Validator {
+    Text,
+    Boolean,
+}
+
+/// A sample request, for preview tools and tests.
+#[derive(Debug, Clone, Serialize)]
+pub struct Fixture {
+    pub name: &'static str,
+    pub body: &'static str,
+    pub headers: &'static [(&'static str, &'static str)],
+}
+
+/// What a handler makes of a payload.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WebhookMessage {
+    pub topic: String,
+    pub content: String,
+}
+
+/// Why a handler did not produce a message.
+#[derive(Debug, Clone, PartialEq)]
+pub enum HandlerError {
+    /// A key the payload must have is absent (or has the wrong type).
+    MissingKey(String),
+    /// The event type is one this integration does not handle.
+    UnsupportedEvent(String),
+}
+
+/// What a handler sees of a request.
+pub struct Payload<'a> {
+    pub json: &'a Value,
+    pub headers: &'a HeaderMap,
+    pub event_type: Option<&'a str>,
+    /// Query parameters named by the integration's config options and URL options.
+    pub options: &'a BTreeMap<String, String>,
+}
+
+impl Payload<'_> {
+    /// A string at a JSON pointer (`/repository/name`), or `MissingKey` naming its last part.
+    pub fn str_at(&self, pointer: &str) -> Result<&str, HandlerError> {
+        self.json
+            .pointer(pointer)
+            .and_then(Value::as_str)
+            .ok_or_else(|| missing(pointer))
+    }
+
+    pub fn value_at(&self, pointer: &str) -> Result<&Value, HandlerError> {
+        self.json.pointer(pointer).ok_or_else(|| missing(pointer))
+    }
+}
+
+fn missing(pointer: &str) -> HandlerError {
+    HandlerError::MissingKey(pointer.rsplit('/').next().unwrap_or(pointer).to_owned())
+}
+
+pub type Handler = fn(&Payload<'_>) -> Result<WebhookMessage, HandlerError>;
+
+/// One integration, as Zulip's `WebhookIntegration` describes it.
+#[derive(Debug, Clone, Serialize)]
+pub struct Integration {
+    /// Lower case; the last segment of `/api/v1/external/<name>`.
+    pub name: &'static str,
+    pub display_name: &'static str,
+    pub categories: &'static [&'static str],
+    /// Product name in camel case; messages record `Zulip<view_name>Webhook` as client.
+    pub view_name: &'static str,
+    pub auth: AuthScheme,
+    pub event_source: EventSource,
+    /// The event types `handler` supports, for filters and the preview UI.
+    pub event_types: &'static [&'static str],
+    pub config_options: &'static [ConfigOption],
+    /// Extra query parameters the integration reads (Zulip's URL options).
+    pub url_options: &'static [&'static str],
+    pub fixtures: &'static [Fixture],
+    #[serde(skip)]
+    pub handler: Handler,
+}
+
+impl Integration {
+    pub fn client_name(&self) -> String {
+        format!("Zulip{}Webhook", self.view_name)
+    }
+}
+
+static REGISTRY: LazyLock<Vec<Integration>> = LazyLock::new(|| vec![helloworld::integration()]);
+
+/// Every registered integration, by name.
+pub fn registry() -> &'static [Integration] {
+    &REGISTRY
+}
+
+pub fn find(name: &str) -> Option<&'static Integration> {
+    registry()
+        .iter()
+        .find(|integration| integration.name == name)
+}
+
+/// Shell-style pattern match (`*`, `?`, `[abc]`, `[!abc]`), as Zulip's
+/// `only_events`/`exclude_events` use Python's `fnmatch`.
+pub fn fnmatch(pattern: &str, text: &str) -> bool {
+    fn matches(pattern: &[char], text: &[char]) -> bool {
+        match pattern.split_first() {
+            None => text.is_empty(),
+            Some(('*', rest)) => (0..=text.len()).any(|skip| matches(rest, &text[skip..])),
+            Some(('?', rest)) => !text.is_empty() && matches(rest, &text[1..]),
+            Some(('[', rest)) => {
+                let Some(close) = rest.iter().skip(1).position(|c| *c == ']').map(|i| i + 1) else {
+                    return text.first() == Some(&'[') && matches(rest, &text[1..]);
+                };
+                let (set, after) = (&rest[..close], &rest[close + 1..]);
+                let (negated, set) = match set.split_first() {
+                    Some(('!', set)) => (true, set),
+                    _ => (false, set),
+                };
+                let Some(first) = text.first() else {
+                    return false;
+                };
+                let mut found = false;
+                let mut index = 0;
+                while index < set.len() {
+                    if index + 2 < set.len() && set[index + 1] == '-' {
+                        found |= (set[index]..=set[index + 2]).contains(first);
+                        index += 3;
+                    } else {
+                        found |= set[index] == *first;
+                        index += 1;
+                    }
+                }
+                found != negated && matches(after, &text[1..])
+            }
+            Some((literal, rest)) => text.first() == Some(literal) && matches(rest, &text[1..]),
+        }
+    }
+    let pattern: Vec<char> = pattern.chars().collect();
+    let text: Vec<char> = text.chars().collect();
+    // Patterns from URLs are short; cap the work a hostile one can cause.
+    pattern.len() <= 256 && text.len() <= 1024 && matches(&pattern, &text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fnmatch_follows_shell_rules() {
+        assert!(fnmatch("repo:*", "repo:push"));
+        assert!(fnmatch("pull?equest:*", "pullrequest:created"));
+        assert!(fnmatch("[pr]*", "push") && !fnmatch("[!p]*", "push"));
+        assert!(fnmatch("[a-c]x", "bx") && !fnmatch("[a-c]x", "dx"));
+        assert!(!fnmatch("repo:push", "repo:pushed"));
+        assert!(fnmatch("*", ""));
+    }
+
+    #[test]
+    fn every_integration_is_consistent() {
+        for integration in registry() {
+            assert_eq!(integration.name, integration.name.to_lowercase());
+            assert!(
+                !integration.fixtures.is_empty(),
+                "{} has no fixtures",
+                integration.name
+            );
+            if integration.event_source == EventSource::None {
+                assert!(integration.event_types.is_empty(), "{}", integration.name);
+            }
+            assert!(find(integration.name).is_some());
+        }
+    }
+}
