@@ -135,7 +135,10 @@ impl CoreError {
 
     /// The `{code, message}` form the app sends over IPC.
     pub fn to_payload(&self) -> ErrorPayload {
-        ErrorPayload { code: self.code(), message: self.to_string() }
+        ErrorPayload {
+            code: self.code(),
+            message: self.to_string(),
+        }
     }
 }
 
@@ -158,7 +161,12 @@ mod tests {
 
     #[test]
     fn codes_serialize_as_their_strings() {
-        for code in [Code::Unauthorized, Code::KeyringUnavailable, Code::StreamNotFound, Code::ZulipError] {
+        for code in [
+            Code::Unauthorized,
+            Code::KeyringUnavailable,
+            Code::StreamNotFound,
+            Code::ZulipError,
+        ] {
             let json = serde_json::to_string(&code).unwrap_or_default();
             assert_eq!(json, format!("\"{}\"", code.as_str()));
         }
@@ -166,11 +174,19 @@ mod tests {
 
     #[test]
     fn payload_carries_code_and_message() {
-        let error = CoreError::Client(ClientError::Unauthorized { msg: "Invalid API key".into() });
+        let error = CoreError::Client(ClientError::Unauthorized {
+            msg: "Invalid API key".into(),
+        });
         let payload = serde_json::to_value(error.to_payload()).unwrap_or_default();
         assert_eq!(payload["code"], "unauthorized");
-        assert_eq!(payload["message"], "the server rejected the credentials: Invalid API key");
-        let missing = CoreError::Secret(SecretError::Unavailable { detail: "d".into(), hint: "h".into() });
+        assert_eq!(
+            payload["message"],
+            "the server rejected the credentials: Invalid API key"
+        );
+        let missing = CoreError::Secret(SecretError::Unavailable {
+            detail: "d".into(),
+            hint: "h".into(),
+        });
         assert_eq!(missing.code().as_str(), "keyring_unavailable");
         assert_eq!(CoreError::AccountNotFound(3).code(), Code::NotFound);
     }

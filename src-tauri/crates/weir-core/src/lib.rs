@@ -20,8 +20,8 @@ pub use accounts::{
     Account, AccountRecord, AccountStore, Accounts, ImportedZuliprc, NewAccount, delete_zuliprc,
 };
 pub use client::{
-    Anchor, BotInfo, ClientConfig, ClientError, CreatedBot, Credentials, MessagesQuery,
-    NarrowTerm, NewBot, NewSubscription, Principals, TlsOptions, ZulipClient,
+    Anchor, BotInfo, ClientConfig, ClientError, CreatedBot, Credentials, MessagesQuery, NarrowTerm,
+    NewBot, NewSubscription, Principals, TlsOptions, ZulipClient,
 };
 pub use error::{Code, CoreError, ErrorPayload};
 pub use secret::Secret;

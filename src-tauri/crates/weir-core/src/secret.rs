@@ -92,9 +92,15 @@ mod tests {
             email: String,
             key: Secret,
         }
-        let creds = Credentials { email: "iago@zulip.com".into(), key: Secret::new(KEY) };
+        let creds = Credentials {
+            email: "iago@zulip.com".into(),
+            key: Secret::new(KEY),
+        };
         let text = format!("{creds:?}");
-        assert!(text.contains("iago@zulip.com") && !text.contains(KEY), "{text}");
+        assert!(
+            text.contains("iago@zulip.com") && !text.contains(KEY),
+            "{text}"
+        );
     }
 
     #[test]

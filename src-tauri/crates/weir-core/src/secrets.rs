@@ -25,7 +25,10 @@ pub struct AccountKey {
 
 impl AccountKey {
     pub fn new(site: impl Into<String>, email: impl Into<String>) -> Self {
-        Self { site: site.into(), email: email.into() }
+        Self {
+            site: site.into(),
+            email: email.into(),
+        }
     }
 
     pub fn site(&self) -> &str {
@@ -116,7 +119,9 @@ impl KeyringStore {
     /// A store under another service name (tests use one of their own so that they never
     /// touch real entries).
     pub fn with_service(service: impl Into<String>) -> Self {
-        Self { service: service.into() }
+        Self {
+            service: service.into(),
+        }
     }
 
     pub fn service(&self) -> &str {
@@ -160,10 +165,13 @@ fn map_keyring_error(account: &AccountKey, error: keyring::Error) -> SecretError
                 hint: unavailable_hint().to_string(),
             }
         }
-        keyring::Error::BadEncoding(_) => {
-            SecretError::Corrupt { account: account.keyring_user() }
-        }
-        other => SecretError::Backend { account: account.keyring_user(), detail: other.to_string() },
+        keyring::Error::BadEncoding(_) => SecretError::Corrupt {
+            account: account.keyring_user(),
+        },
+        other => SecretError::Backend {
+            account: account.keyring_user(),
+            detail: other.to_string(),
+        },
     }
 }
 
@@ -182,7 +190,10 @@ impl MemoryStore {
     /// A store that behaves like a machine without a keyring: every call fails with
     /// [`SecretError::Unavailable`].
     pub fn unavailable() -> Self {
-        Self { entries: Mutex::default(), unavailable: true }
+        Self {
+            entries: Mutex::default(),
+            unavailable: true,
+        }
     }
 
     /// How many keys are stored.
@@ -239,7 +250,10 @@ mod tests {
 
     #[test]
     fn keyring_user_is_email_at_site() {
-        assert_eq!(account().keyring_user(), "iago@example.com@https://chat.example.com");
+        assert_eq!(
+            account().keyring_user(),
+            "iago@example.com@https://chat.example.com"
+        );
     }
 
     #[test]
@@ -247,9 +261,15 @@ mod tests {
         let store = MemoryStore::new();
         assert!(store.get(&account())?.is_none());
         store.set(&account(), &Secret::new("k1"))?;
-        assert_eq!(store.get(&account())?.as_ref().map(Secret::expose), Some("k1"));
+        assert_eq!(
+            store.get(&account())?.as_ref().map(Secret::expose),
+            Some("k1")
+        );
         store.set(&account(), &Secret::new("k2"))?;
-        assert_eq!(store.get(&account())?.as_ref().map(Secret::expose), Some("k2"));
+        assert_eq!(
+            store.get(&account())?.as_ref().map(Secret::expose),
+            Some("k2")
+        );
         store.delete(&account())?;
         store.delete(&account())?;
         assert!(store.get(&account())?.is_none());

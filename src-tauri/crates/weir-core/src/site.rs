@@ -12,7 +12,10 @@ pub struct InvalidSite {
 
 impl InvalidSite {
     fn new(site: &str, reason: impl Into<String>) -> Self {
-        Self { site: site.to_string(), reason: reason.into() }
+        Self {
+            site: site.to_string(),
+            reason: reason.into(),
+        }
     }
 }
 
@@ -37,7 +40,8 @@ pub fn normalize_site(input: &str) -> Result<String, InvalidSite> {
     } else {
         format!("https://{trimmed}")
     };
-    let url = Url::parse(&with_scheme).map_err(|error| InvalidSite::new(input, error.to_string()))?;
+    let url =
+        Url::parse(&with_scheme).map_err(|error| InvalidSite::new(input, error.to_string()))?;
     if !matches!(url.scheme(), "http" | "https") {
         return Err(InvalidSite::new(input, "the scheme must be http or https"));
     }
@@ -45,10 +49,16 @@ pub fn normalize_site(input: &str) -> Result<String, InvalidSite> {
         return Err(InvalidSite::new(input, "it has no host name"));
     }
     if !url.username().is_empty() || url.password().is_some() {
-        return Err(InvalidSite::new(input, "it must not contain a user name or password"));
+        return Err(InvalidSite::new(
+            input,
+            "it must not contain a user name or password",
+        ));
     }
     if url.query().is_some() || url.fragment().is_some() {
-        return Err(InvalidSite::new(input, "it must not contain a query or fragment"));
+        return Err(InvalidSite::new(
+            input,
+            "it must not contain a query or fragment",
+        ));
     }
     let mut text = url.as_str().trim_end_matches('/').to_string();
     if let Some(stripped) = text.strip_suffix("/api") {
@@ -104,7 +114,10 @@ mod tests {
     #[test]
     fn a_bare_host_gets_https() {
         assert_eq!(norm("chat.example.com"), "https://chat.example.com");
-        assert_eq!(norm("chat.example.com:8443/"), "https://chat.example.com:8443");
+        assert_eq!(
+            norm("chat.example.com:8443/"),
+            "https://chat.example.com:8443"
+        );
     }
 
     #[test]
@@ -118,7 +131,10 @@ mod tests {
 
     #[test]
     fn hosts_that_only_start_like_loopback_get_https() {
-        assert_eq!(norm("localhost.example.com"), "https://localhost.example.com");
+        assert_eq!(
+            norm("localhost.example.com"),
+            "https://localhost.example.com"
+        );
         assert_eq!(norm("127.0.0.10"), "https://127.0.0.10");
     }
 
@@ -126,19 +142,31 @@ mod tests {
     fn explicit_schemes_are_kept_and_slashes_dropped() {
         assert_eq!(norm("http://chat.example.com/"), "http://chat.example.com");
         assert_eq!(norm("https://localhost:9991//"), "https://localhost:9991");
-        assert_eq!(norm("  HTTPS://Chat.Example.com/zulip/ "), "https://chat.example.com/zulip");
+        assert_eq!(
+            norm("  HTTPS://Chat.Example.com/zulip/ "),
+            "https://chat.example.com/zulip"
+        );
     }
 
     #[test]
     fn a_trailing_api_segment_is_dropped() {
-        assert_eq!(norm("https://chat.example.com/api/"), "https://chat.example.com");
+        assert_eq!(
+            norm("https://chat.example.com/api/"),
+            "https://chat.example.com"
+        );
         assert_eq!(norm("https://api.example.com"), "https://api.example.com");
     }
 
     #[test]
     fn invalid_sites_are_rejected() {
-        for bad in ["", "   ", "ftp://example.com", "https://", "https://u:p@example.com", "https://x.com/?a=1"]
-        {
+        for bad in [
+            "",
+            "   ",
+            "ftp://example.com",
+            "https://",
+            "https://u:p@example.com",
+            "https://x.com/?a=1",
+        ] {
             assert!(normalize_site(bad).is_err(), "{bad:?} should be rejected");
         }
     }

@@ -54,7 +54,9 @@ pub enum ZuliprcError {
 pub fn validate_api_key(key: &str) -> Result<(), String> {
     let count = key.chars().count();
     if count != 32 {
-        return Err(format!("it must be 32 letters or digits, found {count} characters"));
+        return Err(format!(
+            "it must be 32 letters or digits, found {count} characters"
+        ));
     }
     if !key.chars().all(|c| c.is_ascii_alphanumeric()) {
         return Err("it must contain only the letters A-Z, a-z and the digits 0-9".to_string());
@@ -65,13 +67,23 @@ pub fn validate_api_key(key: &str) -> Result<(), String> {
 /// Reads and parses a zuliprc file. Relative certificate paths are resolved against the
 /// file's directory and a leading `~/` against the home directory.
 pub fn load(path: &Path) -> Result<Zuliprc, ZuliprcError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|source| ZuliprcError::Read { path: path.to_path_buf(), source })?;
+    let text = std::fs::read_to_string(path).map_err(|source| ZuliprcError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
     let mut rc = parse(&text)?;
     let base = path.parent().unwrap_or_else(|| Path::new("."));
-    for slot in [&mut rc.cert_bundle, &mut rc.client_cert, &mut rc.client_cert_key] {
+    for slot in [
+        &mut rc.cert_bundle,
+        &mut rc.client_cert,
+        &mut rc.client_cert_key,
+    ] {
         if let Some(file) = slot.take() {
-            *slot = Some(if file.is_relative() { base.join(file) } else { file });
+            *slot = Some(if file.is_relative() {
+                base.join(file)
+            } else {
+                file
+            });
         }
     }
     Ok(rc)
@@ -95,7 +107,11 @@ pub fn parse(text: &str) -> Result<Zuliprc, ZuliprcError> {
         }
         if let Some(rest) = line.strip_prefix('[') {
             let Some(name) = rest.strip_suffix(']') else {
-                return Err(bad_line(line_no, "a section header must end with ']'", line));
+                return Err(bad_line(
+                    line_no,
+                    "a section header must end with ']'",
+                    line,
+                ));
             };
             let is_api = name.trim().eq_ignore_ascii_case("api");
             seen_api |= is_api;
@@ -108,7 +124,11 @@ pub fn parse(text: &str) -> Result<Zuliprc, ZuliprcError> {
         let name = line[..split].trim().to_ascii_lowercase();
         let value = line[split + 1..].trim();
         if name.is_empty() {
-            return Err(bad_line(line_no, "a setting needs a name before '=' or ':'", line));
+            return Err(bad_line(
+                line_no,
+                "a setting needs a name before '=' or ':'",
+                line,
+            ));
         }
         match in_api {
             None => return Err(bad_line(line_no, "a setting outside any [section]", line)),
@@ -116,7 +136,10 @@ pub fn parse(text: &str) -> Result<Zuliprc, ZuliprcError> {
             Some(true) => {}
         }
         if values.iter().any(|(existing, _)| *existing == name) {
-            return Err(ZuliprcError::DuplicateKey { line: line_no, key: name });
+            return Err(ZuliprcError::DuplicateKey {
+                line: line_no,
+                key: name,
+            });
         }
         values.push((name, value.to_string()));
     }
@@ -125,7 +148,10 @@ pub fn parse(text: &str) -> Result<Zuliprc, ZuliprcError> {
         return Err(ZuliprcError::MissingSection);
     }
     let get = |name: &str| {
-        values.iter().find(|(key, _)| key == name).map(|(_, value)| value.as_str())
+        values
+            .iter()
+            .find(|(key, _)| key == name)
+            .map(|(_, value)| value.as_str())
     };
     let required = |name: &'static str| match get(name) {
         Some(value) if !value.is_empty() => Ok(value),
@@ -188,7 +214,9 @@ mod tests {
     }
 
     fn full() -> String {
-        rc(&format!("email=iago@zulip.com\nkey={KEY}\nsite=https://chat.example.com\n"))
+        rc(&format!(
+            "email=iago@zulip.com\nkey={KEY}\nsite=https://chat.example.com\n"
+        ))
     }
 
     #[test]
@@ -234,7 +262,10 @@ mod tests {
     #[test]
     fn an_empty_value_counts_as_missing() {
         let body = format!("email =\nkey={KEY}\nsite=x.com\n");
-        assert!(matches!(parse(&rc(&body)), Err(ZuliprcError::MissingKey("email"))));
+        assert!(matches!(
+            parse(&rc(&body)),
+            Err(ZuliprcError::MissingKey("email"))
+        ));
     }
 
     #[test]
@@ -246,7 +277,12 @@ mod tests {
 
     #[test]
     fn insecure_accepts_true_and_false_in_any_case() {
-        for (value, expected) in [("true", true), ("True", true), ("FALSE", false), ("false", false)] {
+        for (value, expected) in [
+            ("true", true),
+            ("True", true),
+            ("FALSE", false),
+            ("false", false),
+        ] {
             let parsed = parse(&format!("{}insecure = {value}\n", full())).unwrap();
             assert_eq!(parsed.insecure, expected, "{value}");
         }
@@ -288,10 +324,17 @@ mod tests {
 
     #[test]
     fn a_malformed_key_is_rejected_without_echoing_it() {
-        for key in ["short", "aB3dEfGhIjKlMnOpQrStUvWxYz01234!", "aB3dEfGhIjKlMnOpQrStUvWxYz0123456"] {
+        for key in [
+            "short",
+            "aB3dEfGhIjKlMnOpQrStUvWxYz01234!",
+            "aB3dEfGhIjKlMnOpQrStUvWxYz0123456",
+        ] {
             let text = rc(&format!("email=a@b.c\nkey={key}\nsite=x.com\n"));
             let error = parse(&text).unwrap_err();
-            assert!(matches!(error, ZuliprcError::InvalidKey(_)), "{key}: {error:?}");
+            assert!(
+                matches!(error, ZuliprcError::InvalidKey(_)),
+                "{key}: {error:?}"
+            );
             assert!(!error.to_string().contains(key), "{error}");
         }
     }
@@ -312,7 +355,10 @@ mod tests {
     #[test]
     fn settings_before_any_section_are_an_error() {
         let error = parse(&format!("email=a@b.c\n{}", full())).unwrap_err();
-        assert!(matches!(error, ZuliprcError::BadLine { line: 1, .. }), "{error:?}");
+        assert!(
+            matches!(error, ZuliprcError::BadLine { line: 1, .. }),
+            "{error:?}"
+        );
     }
 
     #[test]
@@ -328,7 +374,10 @@ mod tests {
             full()
         );
         let parsed = parse(&text).unwrap();
-        assert_eq!(parsed.cert_bundle.as_deref(), Some(Path::new("/etc/ssl/zulip.pem")));
+        assert_eq!(
+            parsed.cert_bundle.as_deref(),
+            Some(Path::new("/etc/ssl/zulip.pem"))
+        );
         assert_eq!(parsed.client_cert.as_deref(), Some(Path::new("/c.pem")));
         assert_eq!(parsed.client_cert_key.as_deref(), Some(Path::new("/k.pem")));
     }

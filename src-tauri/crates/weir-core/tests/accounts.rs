@@ -6,7 +6,9 @@ mod support;
 
 use std::sync::Arc;
 
-use support::{EMAIL, KEY, Stub, fast_config};
+use axum::http::Method;
+use serde_json::json;
+use support::{EMAIL, KEY, Reply, Stub, fast_config, user_json};
 use weir_core::{
     AccountKey, AccountStore, Accounts, Code, MemoryStore, NewAccount, Secret, SecretStore,
     delete_zuliprc,
@@ -25,7 +27,12 @@ fn fixture_with(secrets: MemoryStore) -> Fixture {
     let secrets = Arc::new(secrets);
     let store = AccountStore::open(&db).unwrap();
     let accounts = Accounts::new(store, secrets.clone(), fast_config());
-    Fixture { _dir: dir, db, secrets, accounts }
+    Fixture {
+        _dir: dir,
+        db,
+        secrets,
+        accounts,
+    }
 }
 
 fn fixture() -> Fixture {
@@ -38,14 +45,26 @@ async fn adding_an_account_checks_credentials_then_stores_key_and_row() {
     stub.users_me(EMAIL, KEY);
     let f = fixture();
 
-    let account = f.accounts.add_account(NewAccount::new(&stub.url, EMAIL, Secret::new(KEY))).await.unwrap();
+    let account = f
+        .accounts
+        .add_account(NewAccount::new(&stub.url, EMAIL, Secret::new(KEY)))
+        .await
+        .unwrap();
 
     assert_eq!(account.site, stub.url);
     assert_eq!(account.email, EMAIL);
     assert!(account.label.starts_with("Iago ("), "{}", account.label);
     assert_eq!(f.accounts.list().unwrap(), vec![account.clone()]);
-    assert_eq!(f.accounts.active().unwrap(), Some(account.clone()), "first account is active");
-    let stored = f.secrets.get(&AccountKey::new(&stub.url, EMAIL)).unwrap().unwrap();
+    assert_eq!(
+        f.accounts.active().unwrap(),
+        Some(account.clone()),
+        "first account is active"
+    );
+    let stored = f
+        .secrets
+        .get(&AccountKey::new(&stub.url, EMAIL))
+        .unwrap()
+        .unwrap();
     assert_eq!(stored.expose(), KEY);
     assert_eq!(stub.requests_to("/api/v1/users/me").len(), 1);
 }
@@ -57,7 +76,11 @@ async fn a_rejected_key_stores_nothing() {
     let f = fixture();
     let wrong = Secret::new("zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz");
 
-    let error = f.accounts.add_account(NewAccount::new(&stub.url, EMAIL, wrong)).await.unwrap_err();
+    let error = f
+        .accounts
+        .add_account(NewAccount::new(&stub.url, EMAIL, wrong))
+        .await
+        .unwrap_err();
 
     assert_eq!(error.code(), Code::Unauthorized, "{error}");
     assert!(f.accounts.list().unwrap().is_empty());
@@ -84,7 +107,11 @@ async fn without_a_keyring_nothing_is_stored_and_the_hint_is_given() {
     let stub = Stub::start().await;
     stub.users_me(EMAIL, KEY);
     let f = fixture_with(MemoryStore::unavailable());
-    let error = f.accounts.add_account(NewAccount::new(&stub.url, EMAIL, Secret::new(KEY))).await.unwrap_err();
+    let error = f
+        .accounts
+        .add_account(NewAccount::new(&stub.url, EMAIL, Secret::new(KEY)))
+        .await
+        .unwrap_err();
     assert_eq!(error.code(), Code::KeyringUnavailable);
     assert!(error.to_string().contains("never"), "hint missing: {error}");
     assert!(f.accounts.list().unwrap().is_empty());
@@ -95,10 +122,17 @@ async fn the_same_account_cannot_be_added_twice() {
     let stub = Stub::start().await;
     stub.users_me(EMAIL, KEY);
     let f = fixture();
-    f.accounts.add_account(NewAccount::new(&stub.url, EMAIL, Secret::new(KEY))).await.unwrap();
+    f.accounts
+        .add_account(NewAccount::new(&stub.url, EMAIL, Secret::new(KEY)))
+        .await
+        .unwrap();
     let error = f
         .accounts
-        .add_account(NewAccount::new(format!("{}/", stub.url), "IAGO@zulip.com", Secret::new(KEY)))
+        .add_account(NewAccount::new(
+            format!("{}/", stub.url),
+            "IAGO@zulip.com",
+            Secret::new(KEY),
+        ))
         .await
         .unwrap_err();
     assert_eq!(error.code(), Code::AccountExists);
@@ -112,7 +146,11 @@ async fn a_zuliprc_is_imported_and_can_then_be_deleted() {
     let f = fixture();
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("zuliprc");
-    std::fs::write(&path, format!("[api]\nemail={EMAIL}\nkey={KEY}\nsite={}/\n", stub.url)).unwrap();
+    std::fs::write(
+        &path,
+        format!("[api]\nemail={EMAIL}\nkey={KEY}\nsite={}/\n", stub.url),
+    )
+    .unwrap();
 
     let imported = f.accounts.import_zuliprc(&path).await.unwrap();
 
@@ -152,14 +190,21 @@ async fn removing_an_account_deletes_its_key() {
     let stub = Stub::start().await;
     stub.users_me(EMAIL, KEY);
     let f = fixture();
-    let account = f.accounts.add_account(NewAccount::new(&stub.url, EMAIL, Secret::new(KEY))).await.unwrap();
+    let account = f
+        .accounts
+        .add_account(NewAccount::new(&stub.url, EMAIL, Secret::new(KEY)))
+        .await
+        .unwrap();
 
     f.accounts.remove(account.id).await.unwrap();
 
     assert!(f.secrets.is_empty());
     assert!(f.accounts.list().unwrap().is_empty());
     assert_eq!(f.accounts.active().unwrap(), None);
-    assert_eq!(f.accounts.remove(account.id).await.unwrap_err().code(), Code::NotFound);
+    assert_eq!(
+        f.accounts.remove(account.id).await.unwrap_err().code(),
+        Code::NotFound
+    );
 }
 
 #[tokio::test]
@@ -167,40 +212,80 @@ async fn client_for_reads_the_key_from_the_store_after_a_restart() {
     let stub = Stub::start().await;
     stub.users_me(EMAIL, KEY);
     let f = fixture();
-    let account = f.accounts.add_account(NewAccount::new(&stub.url, EMAIL, Secret::new(KEY))).await.unwrap();
+    let account = f
+        .accounts
+        .add_account(NewAccount::new(&stub.url, EMAIL, Secret::new(KEY)))
+        .await
+        .unwrap();
 
     // A new service over the same database and keyring, as after restarting the app.
-    let reopened = Accounts::new(AccountStore::open(&f.db).unwrap(), f.secrets.clone(), fast_config());
+    let reopened = Accounts::new(
+        AccountStore::open(&f.db).unwrap(),
+        f.secrets.clone(),
+        fast_config(),
+    );
     assert_eq!(reopened.active().unwrap().map(|a| a.id), Some(account.id));
     let client = reopened.client_for(account.id).await.unwrap();
     assert_eq!(client.get_own_user().await.unwrap().email, EMAIL);
-    assert_eq!(reopened.client_for(999).await.unwrap_err().code(), Code::NotFound);
+    assert_eq!(
+        reopened.client_for(999).await.unwrap_err().code(),
+        Code::NotFound
+    );
 
     // The key removed behind Weir's back: a typed error, not a panic.
-    f.secrets.delete(&AccountKey::new(&stub.url, EMAIL)).unwrap();
-    let fresh = Accounts::new(AccountStore::open(&f.db).unwrap(), f.secrets.clone(), fast_config());
-    assert_eq!(fresh.client_for(account.id).await.unwrap_err().code(), Code::KeyMissing);
+    f.secrets
+        .delete(&AccountKey::new(&stub.url, EMAIL))
+        .unwrap();
+    let fresh = Accounts::new(
+        AccountStore::open(&f.db).unwrap(),
+        f.secrets.clone(),
+        fast_config(),
+    );
+    assert_eq!(
+        fresh.client_for(account.id).await.unwrap_err().code(),
+        Code::KeyMissing
+    );
 }
 
 #[tokio::test]
 async fn the_active_account_choice_is_persisted() {
     let stub = Stub::start().await;
-    stub.users_me(EMAIL, KEY);
-    stub.route(axum::http::Method::GET, "/api/v1/users/me", |request, _| {
-        match request.basic_auth() {
-            Some((_, key)) if key == KEY => support::Reply::success(support::user_json(8, &request.basic_auth().unwrap().0, "Someone")),
-            _ => support::Reply::error(401, "UNAUTHORIZED", "Invalid API key", serde_json::json!({})),
-        }
-    });
+    // Any e-mail with the right key is accepted here.
+    stub.route(
+        Method::GET,
+        "/api/v1/users/me",
+        |request, _| match request.basic_auth() {
+            Some((email, key)) if key == KEY => Reply::success(user_json(9, &email, "Someone")),
+            _ => Reply::error(401, "UNAUTHORIZED", "Invalid API key", json!({})),
+        },
+    );
     let f = fixture();
-    let first = f.accounts.add_account(NewAccount::new(&stub.url, EMAIL, Secret::new(KEY))).await.unwrap();
-    let second =
-        f.accounts.add_account(NewAccount::new(&stub.url, "hamlet@zulip.com", Secret::new(KEY))).await.unwrap();
+    let first = f
+        .accounts
+        .add_account(NewAccount::new(&stub.url, EMAIL, Secret::new(KEY)))
+        .await
+        .unwrap();
+    let second = f
+        .accounts
+        .add_account(NewAccount::new(
+            &stub.url,
+            "hamlet@zulip.com",
+            Secret::new(KEY),
+        ))
+        .await
+        .unwrap();
     assert_eq!(f.accounts.active().unwrap().map(|a| a.id), Some(first.id));
 
     f.accounts.set_active(Some(second.id)).unwrap();
 
-    let reopened = Accounts::new(AccountStore::open(&f.db).unwrap(), f.secrets.clone(), fast_config());
+    let reopened = Accounts::new(
+        AccountStore::open(&f.db).unwrap(),
+        f.secrets.clone(),
+        fast_config(),
+    );
     assert_eq!(reopened.active().unwrap().map(|a| a.id), Some(second.id));
-    assert_eq!(reopened.set_active(Some(12345)).unwrap_err().code(), Code::NotFound);
+    assert_eq!(
+        reopened.set_active(Some(12345)).unwrap_err().code(),
+        Code::NotFound
+    );
 }

@@ -24,7 +24,10 @@ async fn basic_auth_and_user_agent_are_sent() {
     let me = client(&stub).get_own_user().await.unwrap();
     assert_eq!(me.email, EMAIL);
     let request = &stub.requests()[0];
-    assert_eq!(request.basic_auth(), Some((EMAIL.to_string(), KEY.to_string())));
+    assert_eq!(
+        request.basic_auth(),
+        Some((EMAIL.to_string(), KEY.to_string()))
+    );
     let agent = request.header("user-agent").unwrap();
     assert_eq!(agent, format!("Weir/{}", env!("CARGO_PKG_VERSION")));
 }
@@ -54,33 +57,53 @@ async fn old_servers_do_not_support_integer_principals() {
 #[tokio::test]
 async fn missing_stream_in_documented_shape_is_typed() {
     let stub = Stub::start().await;
-    stub.server_settings(362).route(Method::DELETE, SUBS, |_, _| {
-        Reply::error(
-            400,
-            "STREAM_DOES_NOT_EXIST",
-            "Channel 'nope' does not exist",
-            json!({"stream": "nope"}),
-        )
-    });
+    stub.server_settings(362)
+        .route(Method::DELETE, SUBS, |_, _| {
+            Reply::error(
+                400,
+                "STREAM_DOES_NOT_EXIST",
+                "Channel 'nope' does not exist",
+                json!({"stream": "nope"}),
+            )
+        });
     let error = client(&stub)
         .remove_subscriptions(&["Verona", "nope"], Some(&Principals::Ids(vec![10])))
         .await
         .unwrap_err();
-    assert!(matches!(&error, ClientError::StreamsDoNotExist(names) if names == &["nope"]), "{error:?}");
+    assert!(
+        matches!(&error, ClientError::StreamsDoNotExist(names) if names == &["nope"]),
+        "{error:?}"
+    );
 }
 
 #[tokio::test]
 async fn missing_streams_in_zulip_code_path_shape_are_typed() {
     let stub = Stub::start().await;
     stub.route(Method::DELETE, SUBS, |_, n| {
-        let msg = if n == 0 { "Channel(s) (a, b) do not exist" } else { "Stream(s) (old) do not exist" };
+        let msg = if n == 0 {
+            "Channel(s) (a, b) do not exist"
+        } else {
+            "Stream(s) (old) do not exist"
+        };
         Reply::error(400, "BAD_REQUEST", msg, json!({}))
     });
     let client = client(&stub);
-    let error = client.remove_subscriptions(&["a", "b"], None).await.unwrap_err();
-    assert!(matches!(&error, ClientError::StreamsDoNotExist(n) if n == &["a", "b"]), "{error:?}");
-    let error = client.remove_subscriptions(&["old"], None).await.unwrap_err();
-    assert!(matches!(&error, ClientError::StreamsDoNotExist(n) if n == &["old"]), "{error:?}");
+    let error = client
+        .remove_subscriptions(&["a", "b"], None)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&error, ClientError::StreamsDoNotExist(n) if n == &["a", "b"]),
+        "{error:?}"
+    );
+    let error = client
+        .remove_subscriptions(&["old"], None)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&error, ClientError::StreamsDoNotExist(n) if n == &["old"]),
+        "{error:?}"
+    );
 }
 
 #[tokio::test]
@@ -88,19 +111,39 @@ async fn unauthorized_is_typed() {
     let stub = Stub::start().await;
     stub.users_me(EMAIL, "someOtherKeyOfThirtyTwoCharacter");
     let error = client(&stub).get_own_user().await.unwrap_err();
-    assert!(matches!(&error, ClientError::Unauthorized { msg } if msg == "Invalid API key"), "{error:?}");
+    assert!(
+        matches!(&error, ClientError::Unauthorized { msg } if msg == "Invalid API key"),
+        "{error:?}"
+    );
 }
 
 #[tokio::test]
 async fn other_zulip_errors_keep_status_code_msg_and_extras() {
     let stub = Stub::start().await;
     stub.route(Method::POST, "/api/v1/bots", |_, _| {
-        Reply::error(400, "BAD_REQUEST", "Username already in use", json!({"extra_field": 1}))
+        Reply::error(
+            400,
+            "BAD_REQUEST",
+            "Username already in use",
+            json!({"extra_field": 1}),
+        )
     });
-    let bot = NewBot { full_name: "Hook".into(), short_name: "hook".into(), bot_type: BotType::IncomingWebhook };
+    let bot = NewBot {
+        full_name: "Hook".into(),
+        short_name: "hook".into(),
+        bot_type: BotType::IncomingWebhook,
+    };
     match client(&stub).create_bot(&bot).await.unwrap_err() {
-        ClientError::Zulip { status, code, msg, extra } => {
-            assert_eq!((status, code.as_str(), msg.as_str()), (400, "BAD_REQUEST", "Username already in use"));
+        ClientError::Zulip {
+            status,
+            code,
+            msg,
+            extra,
+        } => {
+            assert_eq!(
+                (status, code.as_str(), msg.as_str()),
+                (400, "BAD_REQUEST", "Username already in use")
+            );
             assert_eq!(extra.get("extra_field"), Some(&json!(1)));
         }
         other => panic!("{other:?}"),
@@ -128,10 +171,16 @@ async fn a_write_is_never_retried_on_5xx() {
         Reply::error(500, "BAD_REQUEST", "Internal server error", json!({}))
     });
     let error = client(&stub)
-        .add_subscriptions(&[NewSubscription::named("Verona")], Some(&Principals::Ids(vec![1])))
+        .add_subscriptions(
+            &[NewSubscription::named("Verona")],
+            Some(&Principals::Ids(vec![1])),
+        )
         .await
         .unwrap_err();
-    assert!(matches!(error, ClientError::Zulip { status: 500, .. }), "{error:?}");
+    assert!(
+        matches!(error, ClientError::Zulip { status: 500, .. }),
+        "{error:?}"
+    );
     assert_eq!(stub.requests_to(SUBS).len(), 1);
 }
 
@@ -151,10 +200,18 @@ async fn a_get_is_retried_on_5xx_until_it_succeeds() {
 #[tokio::test]
 async fn a_get_gives_up_after_the_configured_retries() {
     let stub = Stub::start().await;
-    stub.route(Method::GET, "/api/v1/users", |_, _| Reply::text(500, "boom"));
+    stub.route(Method::GET, "/api/v1/users", |_, _| {
+        Reply::text(500, "boom")
+    });
     let error = client(&stub).get_users().await.unwrap_err();
-    assert!(matches!(error, ClientError::Http { status: 500, .. }), "{error:?}");
-    assert_eq!(stub.requests().len(), 1 + fast_config().max_retries as usize);
+    assert!(
+        matches!(error, ClientError::Http { status: 500, .. }),
+        "{error:?}"
+    );
+    assert_eq!(
+        stub.requests().len(),
+        1 + fast_config().max_retries as usize
+    );
 }
 
 #[tokio::test]
@@ -162,15 +219,24 @@ async fn a_429_with_retry_after_header_is_waited_out() {
     let stub = Stub::start().await;
     stub.route(Method::GET, "/api/v1/users", |_, n| {
         if n == 0 {
-            Reply::error(429, "RATE_LIMIT_HIT", "API usage exceeded rate limit", json!({"retry-after": 0.2}))
-                .header("retry-after", "0.2")
+            Reply::error(
+                429,
+                "RATE_LIMIT_HIT",
+                "API usage exceeded rate limit",
+                json!({"retry-after": 0.2}),
+            )
+            .header("retry-after", "0.2")
         } else {
             Reply::success(json!({"members": []}))
         }
     });
     let started = Instant::now();
     client(&stub).get_users().await.unwrap();
-    assert!(started.elapsed() >= Duration::from_millis(200), "{:?}", started.elapsed());
+    assert!(
+        started.elapsed() >= Duration::from_millis(200),
+        "{:?}",
+        started.elapsed()
+    );
     assert_eq!(stub.requests().len(), 2);
 }
 
@@ -179,7 +245,12 @@ async fn a_429_without_header_uses_the_body_retry_after() {
     let stub = Stub::start().await;
     stub.route(Method::POST, "/api/v1/messages/render", |_, n| {
         if n == 0 {
-            Reply::error(429, "RATE_LIMIT_HIT", "API usage exceeded rate limit", json!({"retry-after": 0.15}))
+            Reply::error(
+                429,
+                "RATE_LIMIT_HIT",
+                "API usage exceeded rate limit",
+                json!({"retry-after": 0.15}),
+            )
         } else {
             Reply::success(json!({"rendered": "<p><strong>hi</strong></p>"}))
         }
@@ -188,34 +259,52 @@ async fn a_429_without_header_uses_the_body_retry_after() {
     let html = client(&stub).render_message("**hi**").await.unwrap();
     assert_eq!(html, "<p><strong>hi</strong></p>");
     assert!(started.elapsed() >= Duration::from_millis(150));
-    assert_eq!(stub.requests()[1].form().get("content").map(String::as_str), Some("**hi**"));
+    assert_eq!(
+        stub.requests()[1].form().get("content").map(String::as_str),
+        Some("**hi**")
+    );
 }
 
 #[tokio::test]
 async fn persistent_429s_end_in_rate_limited() {
     let stub = Stub::start().await;
     stub.route(Method::GET, "/api/v1/users", |_, _| {
-        Reply::error(429, "RATE_LIMIT_HIT", "API usage exceeded rate limit", json!({"retry-after": 0.01}))
-            .header("retry-after", "0.01")
+        Reply::error(
+            429,
+            "RATE_LIMIT_HIT",
+            "API usage exceeded rate limit",
+            json!({"retry-after": 0.01}),
+        )
+        .header("retry-after", "0.01")
     });
     let error = client(&stub).get_users().await.unwrap_err();
     assert!(
         matches!(error, ClientError::RateLimited { retry_after: Some(d) } if d == Duration::from_millis(10)),
         "{error:?}"
     );
-    assert_eq!(stub.requests().len(), 1 + fast_config().max_rate_limit_retries as usize);
+    assert_eq!(
+        stub.requests().len(),
+        1 + fast_config().max_rate_limit_retries as usize
+    );
 }
 
 #[tokio::test]
 async fn a_retry_after_beyond_the_wait_budget_is_returned_at_once() {
     let stub = Stub::start().await;
     stub.route(Method::GET, "/api/v1/users", |_, _| {
-        Reply::error(429, "RATE_LIMIT_HIT", "API usage exceeded rate limit", json!({"retry-after": 30.5}))
-            .header("retry-after", "30.5")
+        Reply::error(
+            429,
+            "RATE_LIMIT_HIT",
+            "API usage exceeded rate limit",
+            json!({"retry-after": 30.5}),
+        )
+        .header("retry-after", "30.5")
     });
     let started = Instant::now();
     let error = client(&stub).get_users().await.unwrap_err();
-    assert!(matches!(error, ClientError::RateLimited { retry_after: Some(d) } if d.as_secs_f64() == 30.5));
+    assert!(
+        matches!(error, ClientError::RateLimited { retry_after: Some(d) } if d.as_secs_f64() == 30.5)
+    );
     assert!(started.elapsed() < Duration::from_secs(2));
     assert_eq!(stub.requests().len(), 1);
 }
@@ -230,8 +319,14 @@ async fn a_slow_server_times_out() {
     config.timeout = Duration::from_millis(200);
     let started = Instant::now();
     let error = client_with(&stub, config).get_users().await.unwrap_err();
-    assert!(matches!(error, ClientError::Timeout(d) if d == Duration::from_millis(200)), "{error:?}");
-    assert!(started.elapsed() < Duration::from_secs(2), "timeouts are not retried");
+    assert!(
+        matches!(error, ClientError::Timeout(d) if d == Duration::from_millis(200)),
+        "{error:?}"
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "timeouts are not retried"
+    );
     assert_eq!(stub.requests().len(), 1);
 }
 
@@ -248,7 +343,10 @@ async fn an_unreachable_server_is_a_network_error() {
     let client =
         weir_core::ZulipClient::new(credentials, &Default::default(), &fast_config()).unwrap();
     let error = client.get_own_user().await.unwrap_err();
-    assert!(matches!(&error, ClientError::Network(text) if !text.is_empty()), "{error:?}");
+    assert!(
+        matches!(&error, ClientError::Network(text) if !text.is_empty()),
+        "{error:?}"
+    );
 }
 
 #[tokio::test]
@@ -258,22 +356,28 @@ async fn redirects_are_not_followed() {
         Reply::text(301, "").header("location", "https://chat.example.com/api/v1/users/me")
     });
     let error = client(&stub).get_own_user().await.unwrap_err();
-    assert!(matches!(&error, ClientError::Redirected { status: 301, location } if location.starts_with("https://chat")));
+    assert!(
+        matches!(&error, ClientError::Redirected { status: 301, location } if location.starts_with("https://chat"))
+    );
 }
 
 #[tokio::test]
 async fn remove_subscriptions_sends_a_json_encoded_form_body() {
     let stub = Stub::start().await;
-    stub.server_settings(362).route(Method::DELETE, SUBS, |_, _| {
-        Reply::success(json!({"removed": ["Verona", "Verona"], "not_removed": []}))
-    });
+    stub.server_settings(362)
+        .route(Method::DELETE, SUBS, |_, _| {
+            Reply::success(json!({"removed": ["Verona", "Verona"], "not_removed": []}))
+        });
     let response = client(&stub)
         .remove_subscriptions(&["Verona"], Some(&Principals::Ids(vec![10, 11])))
         .await
         .unwrap();
     assert_eq!(response.removed, ["Verona", "Verona"]);
     let request = &stub.requests_to(SUBS)[0];
-    assert_eq!(request.header("content-type"), Some("application/x-www-form-urlencoded"));
+    assert_eq!(
+        request.header("content-type"),
+        Some("application/x-www-form-urlencoded")
+    );
     let form = request.form();
     assert_eq!(form["subscriptions"], r#"["Verona"]"#);
     assert_eq!(form["principals"], "[10,11]");
@@ -291,12 +395,24 @@ async fn user_ids_are_refused_before_level_9_but_emails_are_sent() {
         .remove_subscriptions(&["Verona"], Some(&Principals::Ids(vec![10])))
         .await
         .unwrap_err();
-    assert!(matches!(error, ClientError::PrincipalIdsUnsupported { feature_level: 8 }), "{error:?}");
+    assert!(
+        matches!(
+            error,
+            ClientError::PrincipalIdsUnsupported { feature_level: 8 }
+        ),
+        "{error:?}"
+    );
     assert!(stub.requests_to(SUBS).is_empty(), "nothing sent");
 
     let emails = Principals::Emails(vec!["hamlet@zulip.com".into()]);
-    client.remove_subscriptions(&["Verona"], Some(&emails)).await.unwrap();
-    assert_eq!(stub.requests_to(SUBS)[0].form()["principals"], r#"["hamlet@zulip.com"]"#);
+    client
+        .remove_subscriptions(&["Verona"], Some(&emails))
+        .await
+        .unwrap();
+    assert_eq!(
+        stub.requests_to(SUBS)[0].form()["principals"],
+        r#"["hamlet@zulip.com"]"#
+    );
 }
 
 #[tokio::test]
@@ -326,10 +442,20 @@ async fn reads_send_their_parameters_in_the_query_string() {
         anchor: Anchor::Oldest,
         num_before: 0,
         num_after: 20,
-        narrow: vec![NarrowTerm::channel("Verona"), NarrowTerm::topic("greetings")],
+        narrow: vec![
+            NarrowTerm::channel("Verona"),
+            NarrowTerm::topic("greetings"),
+        ],
         apply_markdown: false,
     };
-    assert!(client.get_messages(&query).await.unwrap().messages.is_empty());
+    assert!(
+        client
+            .get_messages(&query)
+            .await
+            .unwrap()
+            .messages
+            .is_empty()
+    );
 
     let requests = stub.requests();
     assert_eq!(requests[0].query_params()["include_all"], "true");
@@ -339,33 +465,53 @@ async fn reads_send_their_parameters_in_the_query_string() {
     assert_eq!(messages["num_after"], "20");
     assert_eq!(messages["apply_markdown"], "false");
     let narrow: serde_json::Value = serde_json::from_str(&messages["narrow"]).unwrap();
-    assert_eq!(narrow, json!([{"operator": "stream", "operand": "Verona"}, {"operator": "topic", "operand": "greetings"}]));
+    assert_eq!(
+        narrow,
+        json!([{"operator": "stream", "operand": "Verona"}, {"operator": "topic", "operand": "greetings"}])
+    );
     assert!(requests.iter().all(|r| r.body.is_empty()));
 }
 
 #[tokio::test]
 async fn bots_are_created_listed_and_rekeyed_with_secret_keys() {
     let stub = Stub::start().await;
-    stub.route(Method::POST, "/api/v1/bots", |_, _| Reply::success(json!({
+    stub.route(Method::POST, "/api/v1/bots", |_, _| {
+        Reply::success(json!({
         "user_id": 50, "api_key": "NewBotKeyNewBotKeyNewBotKey12345", "avatar_url": null,
         "default_sending_stream": null, "default_events_register_stream": null,
-        "default_all_public_streams": false})))
-        .route(Method::GET, "/api/v1/bots", |_, _| Reply::success(json!({"bots": [{
+        "default_all_public_streams": false}))
+    })
+    .route(Method::GET, "/api/v1/bots", |_, _| {
+        Reply::success(json!({"bots": [{
             "username": "hook-bot@zulip.com", "full_name": "Hook",
             "api_key": "NewBotKeyNewBotKeyNewBotKey12345", "avatar_url": null,
             "default_sending_stream": null, "default_events_register_stream": null,
-            "default_all_public_streams": false}]})))
-        .route(Method::POST, "/api/v1/bots/50/api_key/regenerate", |_, _| {
-            Reply::success(json!({"api_key": "RegeneratedKeyRegeneratedKey1234"}))
-        });
+            "default_all_public_streams": false}]}))
+    })
+    .route(
+        Method::POST,
+        "/api/v1/bots/50/api_key/regenerate",
+        |_, _| Reply::success(json!({"api_key": "RegeneratedKeyRegeneratedKey1234"})),
+    );
     let client = client(&stub);
-    let bot = NewBot { full_name: "Hook".into(), short_name: "hook".into(), bot_type: BotType::IncomingWebhook };
+    let bot = NewBot {
+        full_name: "Hook".into(),
+        short_name: "hook".into(),
+        bot_type: BotType::IncomingWebhook,
+    };
     let created = client.create_bot(&bot).await.unwrap();
     assert_eq!(created.user_id, 50);
     assert!(!format!("{created:?}").contains("NewBotKey"));
     assert_eq!(created.api_key.expose(), "NewBotKeyNewBotKeyNewBotKey12345");
     let form = stub.requests()[0].form();
-    assert_eq!((form["full_name"].as_str(), form["short_name"].as_str(), form["bot_type"].as_str()), ("Hook", "hook", "2"));
+    assert_eq!(
+        (
+            form["full_name"].as_str(),
+            form["short_name"].as_str(),
+            form["bot_type"].as_str()
+        ),
+        ("Hook", "hook", "2")
+    );
 
     let bots = client.list_bots().await.unwrap();
     assert_eq!(bots[0].email, "hook-bot@zulip.com");
@@ -377,14 +523,19 @@ async fn bots_are_created_listed_and_rekeyed_with_secret_keys() {
 #[tokio::test]
 async fn register_snapshot_asks_for_users_and_subscriptions_with_subscribers() {
     let stub = Stub::start().await;
-    stub.route(Method::POST, "/api/v1/register", |_, _| Reply::success(json!({
+    stub.route(Method::POST, "/api/v1/register", |_, _| {
+        Reply::success(json!({
         "queue_id": null, "last_event_id": -1, "zulip_feature_level": 362, "zulip_version": "10.0",
         "realm_users": [user_json(8, EMAIL, "Iago")], "realm_non_active_users": [],
-        "cross_realm_bots": [], "subscriptions": [], "unsubscribed": [], "never_subscribed": []})));
+        "cross_realm_bots": [], "subscriptions": [], "unsubscribed": [], "never_subscribed": []}))
+    });
     let snapshot = client(&stub).register_snapshot().await.unwrap();
     assert_eq!(snapshot.realm_users.len(), 1);
     let form = stub.requests()[0].form();
-    assert_eq!(form["fetch_event_types"], r#"["realm_user","subscription"]"#);
+    assert_eq!(
+        form["fetch_event_types"],
+        r#"["realm_user","subscription"]"#
+    );
     assert_eq!(form["include_subscribers"], "true");
 }
 

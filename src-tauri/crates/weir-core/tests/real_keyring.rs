@@ -18,7 +18,10 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use weir_core::{AccountKey, KeyringStore, Secret, SecretError, SecretStore};
 
 fn unique() -> String {
-    let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(0);
     format!("{}-{nanos}", std::process::id())
 }
 
@@ -41,25 +44,48 @@ fn no_keyring(operation: &str, error: SecretError) -> ! {
 fn keyring_store_writes_reads_and_deletes_a_secret() {
     let service = format!("weir-test-{}", unique());
     let store = KeyringStore::with_service(&service);
-    let account = AccountKey::new("https://weir.invalid", format!("keyring-{}@example.com", unique()));
+    let account = AccountKey::new(
+        "https://weir.invalid",
+        format!("keyring-{}@example.com", unique()),
+    );
     let key = Secret::new("aB3dEfGhIjKlMnOpQrStUvWxYz012345");
 
-    store.set(&account, &key).unwrap_or_else(|e| no_keyring("write", e));
+    store
+        .set(&account, &key)
+        .unwrap_or_else(|e| no_keyring("write", e));
 
     // Read back through another instance: the value lives in the keyring, not in memory.
     let other = KeyringStore::with_service(&service);
-    let read = other.get(&account).unwrap_or_else(|e| no_keyring("read", e));
+    let read = other
+        .get(&account)
+        .unwrap_or_else(|e| no_keyring("read", e));
     assert_eq!(read.as_ref().map(Secret::expose), Some(key.expose()));
 
     let replacement = Secret::new("ZZ3dEfGhIjKlMnOpQrStUvWxYz012345");
-    store.set(&account, &replacement).unwrap_or_else(|e| no_keyring("overwrite", e));
-    let read = store.get(&account).unwrap_or_else(|e| no_keyring("read", e));
-    assert_eq!(read.as_ref().map(Secret::expose), Some(replacement.expose()));
+    store
+        .set(&account, &replacement)
+        .unwrap_or_else(|e| no_keyring("overwrite", e));
+    let read = store
+        .get(&account)
+        .unwrap_or_else(|e| no_keyring("read", e));
+    assert_eq!(
+        read.as_ref().map(Secret::expose),
+        Some(replacement.expose())
+    );
 
-    store.delete(&account).unwrap_or_else(|e| no_keyring("delete", e));
-    assert!(store.get(&account).unwrap_or_else(|e| no_keyring("read", e)).is_none());
+    store
+        .delete(&account)
+        .unwrap_or_else(|e| no_keyring("delete", e));
+    assert!(
+        store
+            .get(&account)
+            .unwrap_or_else(|e| no_keyring("read", e))
+            .is_none()
+    );
     // Deleting again is not an error.
-    store.delete(&account).unwrap_or_else(|e| no_keyring("delete", e));
+    store
+        .delete(&account)
+        .unwrap_or_else(|e| no_keyring("delete", e));
 }
 
 #[test]

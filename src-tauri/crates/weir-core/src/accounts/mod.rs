@@ -59,14 +59,21 @@ pub struct Accounts {
 
 impl std::fmt::Debug for Accounts {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Accounts").field("store", &self.store).finish_non_exhaustive()
+        f.debug_struct("Accounts")
+            .field("store", &self.store)
+            .finish_non_exhaustive()
     }
 }
 
 impl Accounts {
     /// `config` is used for every client this service builds.
     pub fn new(store: AccountStore, secrets: Arc<dyn SecretStore>, config: ClientConfig) -> Self {
-        Self { store, secrets, config, clients: Mutex::default() }
+        Self {
+            store,
+            secrets,
+            config,
+            clients: Mutex::default(),
+        }
     }
 
     pub fn store(&self) -> &AccountStore {
@@ -83,28 +90,42 @@ impl Accounts {
         let site = normalize_site(&new.site)?;
         let email = new.email.trim().to_string();
         if email.is_empty() {
-            return Err(CoreError::InvalidInput("the e-mail address is empty".into()));
+            return Err(CoreError::InvalidInput(
+                "the e-mail address is empty".into(),
+            ));
         }
-        validate_api_key(new.key.expose())
-            .map_err(|reason| CoreError::InvalidInput(format!("the API key is invalid: {reason}")))?;
+        validate_api_key(new.key.expose()).map_err(|reason| {
+            CoreError::InvalidInput(format!("the API key is invalid: {reason}"))
+        })?;
         if self.store.find(&site, &email)?.is_some() {
             return Err(CoreError::AccountExists { site, email });
         }
 
-        let credentials = Credentials { site: site.clone(), email: email.clone(), key: new.key.clone() };
+        let credentials = Credentials {
+            site: site.clone(),
+            email: email.clone(),
+            key: new.key.clone(),
+        };
         let client = ZulipClient::new(credentials, &new.tls, &self.config)?;
         let me = client.get_own_user().await?;
 
         let account_key = AccountKey::new(site.clone(), email.clone());
         let key = new.key.clone();
         let target = account_key.clone();
-        self.with_secrets(move |secrets| secrets.set(&target, &key)).await?;
+        self.with_secrets(move |secrets| secrets.set(&target, &key))
+            .await?;
 
         let label = new
             .label
             .filter(|label| !label.trim().is_empty())
             .unwrap_or_else(|| format!("{} ({})", me.full_name, host_of(&site)));
-        let record = AccountRecord { site, email, label, is_demo: new.is_demo, tls: new.tls };
+        let record = AccountRecord {
+            site,
+            email,
+            label,
+            is_demo: new.is_demo,
+            tls: new.tls,
+        };
         let account = match self.store.insert(&record) {
             Ok(account) => account,
             Err(error) => {
@@ -130,7 +151,10 @@ impl Accounts {
         new.tls = tls_options(&rc);
         let account = self.add_account(new).await?;
         let can_delete_file = std::fs::symlink_metadata(path).is_ok_and(|meta| meta.is_file());
-        Ok(ImportedZuliprc { account, can_delete_file })
+        Ok(ImportedZuliprc {
+            account,
+            can_delete_file,
+        })
     }
 
     /// Every saved account, oldest first.
@@ -151,7 +175,8 @@ impl Accounts {
     pub async fn remove(&self, id: i64) -> Result<(), CoreError> {
         let account = self.get(id)?;
         let target = AccountKey::new(account.site.clone(), account.email.clone());
-        self.with_secrets(move |secrets| secrets.delete(&target)).await?;
+        self.with_secrets(move |secrets| secrets.delete(&target))
+            .await?;
         self.store.delete(id)?;
         self.lock_clients().remove(&id);
         Ok(())
@@ -172,8 +197,11 @@ impl Accounts {
                 site: account.site.clone(),
                 email: account.email.clone(),
             })?;
-        let credentials =
-            Credentials { site: account.site.clone(), email: account.email.clone(), key };
+        let credentials = Credentials {
+            site: account.site.clone(),
+            email: account.email.clone(),
+            key,
+        };
         let client = ZulipClient::new(credentials, &account.tls(), &self.config)?;
         Ok(self.lock_clients().entry(id).or_insert(client).clone())
     }
@@ -230,7 +258,10 @@ mod tests {
 
     #[test]
     fn host_of_strips_scheme_and_path() {
-        assert_eq!(host_of("https://chat.example.com/zulip"), "chat.example.com");
+        assert_eq!(
+            host_of("https://chat.example.com/zulip"),
+            "chat.example.com"
+        );
         assert_eq!(host_of("http://localhost:9991"), "localhost:9991");
     }
 }

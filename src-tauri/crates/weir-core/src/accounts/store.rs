@@ -107,7 +107,9 @@ impl AccountStore {
         conn.pragma_update(None, "foreign_keys", true)?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
         migrate(&mut conn)?;
-        Ok(Self { conn: Mutex::new(conn) })
+        Ok(Self {
+            conn: Mutex::new(conn),
+        })
     }
 
     fn conn(&self) -> MutexGuard<'_, Connection> {
@@ -164,14 +166,20 @@ impl AccountStore {
 
     pub fn get(&self, id: i64) -> Result<Option<Account>, CoreError> {
         let sql = format!("SELECT {COLUMNS} FROM accounts WHERE id = ?1");
-        Ok(self.conn().query_row(&sql, [id], account_from_row).optional()?)
+        Ok(self
+            .conn()
+            .query_row(&sql, [id], account_from_row)
+            .optional()?)
     }
 
     /// The account for `email` (case-insensitively) on `site` (normalized).
     pub fn find(&self, site: &str, email: &str) -> Result<Option<Account>, CoreError> {
         let sql =
             format!("SELECT {COLUMNS} FROM accounts WHERE site = ?1 AND email = ?2 COLLATE NOCASE");
-        Ok(self.conn().query_row(&sql, [site, email], account_from_row).optional()?)
+        Ok(self
+            .conn()
+            .query_row(&sql, [site, email], account_from_row)
+            .optional()?)
     }
 
     /// Every account, oldest first.
@@ -185,12 +193,17 @@ impl AccountStore {
     /// Deletes an account; `false` if there was none. The active choice is cleared by the
     /// foreign key if it pointed at it.
     pub fn delete(&self, id: i64) -> Result<bool, CoreError> {
-        Ok(self.conn().execute("DELETE FROM accounts WHERE id = ?1", [id])? > 0)
+        Ok(self
+            .conn()
+            .execute("DELETE FROM accounts WHERE id = ?1", [id])?
+            > 0)
     }
 
     pub fn set_label(&self, id: i64, label: &str) -> Result<(), CoreError> {
-        let changed =
-            self.conn().execute("UPDATE accounts SET label = ?2 WHERE id = ?1", params![id, label])?;
+        let changed = self.conn().execute(
+            "UPDATE accounts SET label = ?2 WHERE id = ?1",
+            params![id, label],
+        )?;
         if changed == 0 {
             return Err(CoreError::AccountNotFound(id));
         }
@@ -201,9 +214,11 @@ impl AccountStore {
     pub fn active_id(&self) -> Result<Option<i64>, CoreError> {
         let id: Option<Option<i64>> = self
             .conn()
-            .query_row("SELECT account_id FROM active_account WHERE singleton = 1", [], |row| {
-                row.get(0)
-            })
+            .query_row(
+                "SELECT account_id FROM active_account WHERE singleton = 1",
+                [],
+                |row| row.get(0),
+            )
             .optional()?;
         Ok(id.flatten())
     }
@@ -212,10 +227,11 @@ impl AccountStore {
     pub fn set_active(&self, id: Option<i64>) -> Result<(), CoreError> {
         let conn = self.conn();
         if let Some(id) = id {
-            let exists: bool =
-                conn.query_row("SELECT EXISTS (SELECT 1 FROM accounts WHERE id = ?1)", [id], |row| {
-                    row.get(0)
-                })?;
+            let exists: bool = conn.query_row(
+                "SELECT EXISTS (SELECT 1 FROM accounts WHERE id = ?1)",
+                [id],
+                |row| row.get(0),
+            )?;
             if !exists {
                 return Err(CoreError::AccountNotFound(id));
             }
@@ -233,9 +249,16 @@ fn migrate(conn: &mut Connection) -> Result<(), CoreError> {
     let version: i64 = conn.query_row("PRAGMA user_version", [], |row| row.get(0))?;
     let known = i64::try_from(MIGRATIONS.len()).unwrap_or(i64::MAX);
     if version > known {
-        return Err(CoreError::DatabaseTooNew { found: version, known });
+        return Err(CoreError::DatabaseTooNew {
+            found: version,
+            known,
+        });
     }
-    for (index, sql) in MIGRATIONS.iter().enumerate().skip(usize::try_from(version).unwrap_or(0)) {
+    for (index, sql) in MIGRATIONS
+        .iter()
+        .enumerate()
+        .skip(usize::try_from(version).unwrap_or(0))
+    {
         let tx = conn.transaction()?;
         tx.execute_batch(sql)?;
         tx.pragma_update(None, "user_version", index + 1)?;
@@ -300,7 +323,10 @@ mod tests {
         let b = store.insert(&record("hamlet@example.com")).unwrap();
         assert_eq!(store.list().unwrap(), vec![a.clone(), b.clone()]);
         assert_eq!(store.get(a.id).unwrap(), Some(a.clone()));
-        assert_eq!(store.find(&a.site, "IAGO@example.com").unwrap(), Some(a.clone()));
+        assert_eq!(
+            store.find(&a.site, "IAGO@example.com").unwrap(),
+            Some(a.clone())
+        );
         assert!(store.delete(a.id).unwrap());
         assert!(!store.delete(a.id).unwrap());
         assert_eq!(store.list().unwrap(), vec![b]);
@@ -311,7 +337,10 @@ mod tests {
         let store = AccountStore::open_in_memory().unwrap();
         store.insert(&record("iago@example.com")).unwrap();
         let error = store.insert(&record("Iago@Example.com")).unwrap_err();
-        assert!(matches!(error, CoreError::AccountExists { .. }), "{error:?}");
+        assert!(
+            matches!(error, CoreError::AccountExists { .. }),
+            "{error:?}"
+        );
     }
 
     #[test]
@@ -335,7 +364,10 @@ mod tests {
         let a = store.insert(&record("iago@example.com")).unwrap();
         store.set_active(Some(a.id)).unwrap();
         assert_eq!(store.active_id().unwrap(), Some(a.id));
-        assert!(matches!(store.set_active(Some(999)), Err(CoreError::AccountNotFound(999))));
+        assert!(matches!(
+            store.set_active(Some(999)),
+            Err(CoreError::AccountNotFound(999))
+        ));
         store.delete(a.id).unwrap();
         assert_eq!(store.active_id().unwrap(), None);
     }
@@ -348,15 +380,19 @@ mod tests {
             let store = AccountStore::open(&path).unwrap();
             let id = store.insert(&record("iago@example.com")).unwrap().id;
             store.set_active(Some(id)).unwrap();
-            let mode: String =
-                store.conn().query_row("PRAGMA journal_mode", [], |row| row.get(0)).unwrap();
+            let mode: String = store
+                .conn()
+                .query_row("PRAGMA journal_mode", [], |row| row.get(0))
+                .unwrap();
             assert_eq!(mode, "wal");
             id
         };
         let store = AccountStore::open(&path).unwrap();
         assert_eq!(store.active_id().unwrap(), Some(id));
-        let version: i64 =
-            store.conn().query_row("PRAGMA user_version", [], |row| row.get(0)).unwrap();
+        let version: i64 = store
+            .conn()
+            .query_row("PRAGMA user_version", [], |row| row.get(0))
+            .unwrap();
         assert_eq!(version, 1);
     }
 
@@ -364,17 +400,33 @@ mod tests {
     fn a_newer_schema_is_refused() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("weir.db");
-        Connection::open(&path).unwrap().pragma_update(None, "user_version", 99).unwrap();
-        assert!(matches!(AccountStore::open(&path), Err(CoreError::DatabaseTooNew { found: 99, .. })));
+        Connection::open(&path)
+            .unwrap()
+            .pragma_update(None, "user_version", 99)
+            .unwrap();
+        assert!(matches!(
+            AccountStore::open(&path),
+            Err(CoreError::DatabaseTooNew { found: 99, .. })
+        ));
     }
 
     #[test]
     fn no_column_can_hold_a_secret() {
         let store = AccountStore::open_in_memory().unwrap();
         let conn = store.conn();
-        let mut statement = conn.prepare("SELECT name FROM pragma_table_info('accounts')").unwrap();
-        let names: Vec<String> =
-            statement.query_map([], |row| row.get(0)).unwrap().map(Result::unwrap).collect();
-        assert!(names.iter().all(|name| !name.contains("key") || name == "client_cert_key"), "{names:?}");
+        let mut statement = conn
+            .prepare("SELECT name FROM pragma_table_info('accounts')")
+            .unwrap();
+        let names: Vec<String> = statement
+            .query_map([], |row| row.get(0))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        assert!(
+            names
+                .iter()
+                .all(|name| !name.contains("key") || name == "client_cert_key"),
+            "{names:?}"
+        );
     }
 }

@@ -40,7 +40,10 @@ pub struct NewSubscription {
 
 impl NewSubscription {
     pub fn named(name: impl Into<String>) -> Self {
-        Self { name: name.into(), description: None }
+        Self {
+            name: name.into(),
+            description: None,
+        }
     }
 
     fn to_json(&self) -> Value {
@@ -138,7 +141,11 @@ pub struct NarrowTerm {
 
 impl NarrowTerm {
     pub fn new(operator: impl Into<String>, operand: impl Into<Value>) -> Self {
-        Self { operator: operator.into(), operand: operand.into(), negated: false }
+        Self {
+            operator: operator.into(),
+            operand: operand.into(),
+            negated: false,
+        }
     }
 
     /// Messages in a channel (`channel` operator; servers before 9.0 know it as
@@ -175,7 +182,13 @@ pub struct MessagesQuery {
 
 impl Default for MessagesQuery {
     fn default() -> Self {
-        Self { anchor: Anchor::Newest, num_before: 50, num_after: 0, narrow: Vec::new(), apply_markdown: true }
+        Self {
+            anchor: Anchor::Newest,
+            num_before: 50,
+            num_after: 0,
+            narrow: Vec::new(),
+            apply_markdown: true,
+        }
     }
 }
 
@@ -204,7 +217,9 @@ impl ZulipClient {
     pub async fn get_streams(&self, include_all: bool) -> Result<Vec<Stream>, ClientError> {
         let mut params = Params::new();
         if include_all {
-            params = params.json("include_all", true).json("include_all_active", true);
+            params = params
+                .json("include_all", true)
+                .json("include_all_active", true);
         }
         let response: StreamsResponse = self.call(Method::GET, "streams", params).await?;
         Ok(response.streams)
@@ -216,8 +231,9 @@ impl ZulipClient {
         include_subscribers: bool,
     ) -> Result<Vec<Subscription>, ClientError> {
         let params = Params::new().json("include_subscribers", include_subscribers);
-        let response: SubscriptionsResponse =
-            self.call(Method::GET, "users/me/subscriptions", params).await?;
+        let response: SubscriptionsResponse = self
+            .call(Method::GET, "users/me/subscriptions", params)
+            .await?;
         Ok(response.subscriptions)
     }
 
@@ -240,7 +256,8 @@ impl ZulipClient {
             self.check_principals(principals).await?;
             params = params.json("principals", principals.to_json());
         }
-        self.call(Method::DELETE, "users/me/subscriptions", params).await
+        self.call(Method::DELETE, "users/me/subscriptions", params)
+            .await
     }
 
     /// `POST /users/me/subscriptions` (creates streams that do not exist yet).
@@ -255,7 +272,8 @@ impl ZulipClient {
             self.check_principals(principals).await?;
             params = params.json("principals", principals.to_json());
         }
-        self.call(Method::POST, "users/me/subscriptions", params).await
+        self.call(Method::POST, "users/me/subscriptions", params)
+            .await
     }
 
     /// `POST /bots`.
@@ -299,7 +317,10 @@ impl ZulipClient {
     }
 
     /// `GET /messages`.
-    pub async fn get_messages(&self, query: &MessagesQuery) -> Result<MessagesResponse, ClientError> {
+    pub async fn get_messages(
+        &self,
+        query: &MessagesQuery,
+    ) -> Result<MessagesResponse, ClientError> {
         let narrow: Vec<Value> = query.narrow.iter().map(NarrowTerm::to_json).collect();
         let params = Params::new()
             .text("anchor", query.anchor.as_param())
@@ -313,20 +334,25 @@ impl ZulipClient {
     /// User ids as principals need feature level 9: refuse them for older servers instead
     /// of letting the server answer `principals[0] is not a string`.
     async fn check_principals(&self, principals: &Principals) -> Result<(), ClientError> {
-        if let Principals::Ids(ids) = principals {
-            if !ids.is_empty() {
-                let feature_level = self.feature_level().await?;
-                if feature_level < FEATURE_LEVEL_INTEGER_PRINCIPALS {
-                    return Err(ClientError::PrincipalIdsUnsupported { feature_level });
-                }
-            }
+        let uses_ids = matches!(principals, Principals::Ids(ids) if !ids.is_empty());
+        if !uses_ids {
+            return Ok(());
+        }
+        let feature_level = self.feature_level().await?;
+        if feature_level < FEATURE_LEVEL_INTEGER_PRINCIPALS {
+            return Err(ClientError::PrincipalIdsUnsupported { feature_level });
         }
         Ok(())
     }
 }
 
 fn stream_names<S: AsRef<str>>(names: &[S]) -> Value {
-    Value::from(names.iter().map(|name| name.as_ref().to_string()).collect::<Vec<_>>())
+    Value::from(
+        names
+            .iter()
+            .map(|name| name.as_ref().to_string())
+            .collect::<Vec<_>>(),
+    )
 }
 
 #[cfg(test)]
@@ -350,11 +376,23 @@ mod tests {
     fn narrow_and_subscription_json() {
         let mut term = NarrowTerm::topic("t");
         term.negated = true;
-        assert_eq!(term.to_json().to_string(), r#"{"negated":true,"operand":"t","operator":"topic"}"#);
-        let sub = NewSubscription { name: "a".into(), description: Some("d".into()) };
-        assert_eq!(sub.to_json().to_string(), r#"{"description":"d","name":"a"}"#);
+        assert_eq!(
+            term.to_json().to_string(),
+            r#"{"negated":true,"operand":"t","operator":"topic"}"#
+        );
+        let sub = NewSubscription {
+            name: "a".into(),
+            description: Some("d".into()),
+        };
+        assert_eq!(
+            sub.to_json().to_string(),
+            r#"{"description":"d","name":"a"}"#
+        );
         assert_eq!(Principals::Ids(vec![1, 2]).to_json().to_string(), "[1,2]");
-        assert_eq!(Principals::Emails(vec!["a@b".into()]).to_json().to_string(), r#"["a@b"]"#);
+        assert_eq!(
+            Principals::Emails(vec!["a@b".into()]).to_json().to_string(),
+            r#"["a@b"]"#
+        );
         assert_eq!(Anchor::Id(42).as_param(), "42");
     }
 }

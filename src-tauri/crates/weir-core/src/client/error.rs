@@ -22,7 +22,12 @@ pub enum ClientError {
     RateLimited { retry_after: Option<Duration> },
     /// Any other Zulip error: `{"result":"error","code":...,"msg":...,...extra}`.
     #[error("{msg} (HTTP {status}, {code})")]
-    Zulip { status: u16, code: String, msg: String, extra: Map<String, Value> },
+    Zulip {
+        status: u16,
+        code: String,
+        msg: String,
+        extra: Map<String, Value>,
+    },
     /// An error status whose body is not a Zulip error (a proxy's HTML page, ...).
     #[error("HTTP {status} from the server: {body}")]
     Http { status: u16, body: String },
@@ -96,9 +101,16 @@ pub(crate) fn decode_error(status: u16, retry_after: Option<Duration>, body: &[u
     let Some(mut map) = object else {
         let excerpt = excerpt(body);
         return match status {
-            401 => unauthorized(if excerpt.is_empty() { "HTTP 401".into() } else { excerpt }),
+            401 => unauthorized(if excerpt.is_empty() {
+                "HTTP 401".into()
+            } else {
+                excerpt
+            }),
             429 => ClientError::RateLimited { retry_after },
-            _ => ClientError::Http { status, body: excerpt },
+            _ => ClientError::Http {
+                status,
+                body: excerpt,
+            },
         };
     };
     let msg = take_string(&mut map, "msg").unwrap_or_default();
@@ -109,8 +121,13 @@ pub(crate) fn decode_error(status: u16, retry_after: Option<Duration>, body: &[u
         return unauthorized(msg);
     }
     if status == 429 || code == "RATE_LIMIT_HIT" {
-        let from_body = map.get("retry-after").and_then(Value::as_f64).and_then(seconds);
-        return ClientError::RateLimited { retry_after: retry_after.or(from_body) };
+        let from_body = map
+            .get("retry-after")
+            .and_then(Value::as_f64)
+            .and_then(seconds);
+        return ClientError::RateLimited {
+            retry_after: retry_after.or(from_body),
+        };
     }
     if code == "STREAM_DOES_NOT_EXIST" {
         let names = match map.get("stream").and_then(Value::as_str) {
@@ -124,7 +141,12 @@ pub(crate) fn decode_error(status: u16, retry_after: Option<Duration>, body: &[u
     if let Some(names) = missing_streams_in_msg(&msg) {
         return ClientError::StreamsDoNotExist(names);
     }
-    ClientError::Zulip { status, code, msg, extra: map }
+    ClientError::Zulip {
+        status,
+        code,
+        msg,
+        extra: map,
+    }
 }
 
 fn unauthorized(msg: String) -> ClientError {
@@ -182,8 +204,11 @@ mod tests {
 
     #[test]
     fn zulip_code_path_shape_with_channels_and_streams() {
-        let body = r#"{"result":"error","code":"BAD_REQUEST","msg":"Channel(s) (a, b c) do not exist"}"#;
-        assert!(matches!(decode(400, body), ClientError::StreamsDoNotExist(n) if n == ["a", "b c"]));
+        let body =
+            r#"{"result":"error","code":"BAD_REQUEST","msg":"Channel(s) (a, b c) do not exist"}"#;
+        assert!(
+            matches!(decode(400, body), ClientError::StreamsDoNotExist(n) if n == ["a", "b c"])
+        );
         let body = r#"{"result":"error","msg":"Stream(s) (old) do not exist"}"#;
         assert!(matches!(decode(400, body), ClientError::StreamsDoNotExist(n) if n == ["old"]));
     }
@@ -191,7 +216,9 @@ mod tests {
     #[test]
     fn unauthorized_with_and_without_json() {
         let body = r#"{"result":"error","code":"UNAUTHORIZED","msg":"Invalid API key"}"#;
-        assert!(matches!(decode(401, body), ClientError::Unauthorized { msg } if msg == "Invalid API key"));
+        assert!(
+            matches!(decode(401, body), ClientError::Unauthorized { msg } if msg == "Invalid API key")
+        );
         assert!(matches!(decode(401, "nope"), ClientError::Unauthorized { msg } if msg == "nope"));
     }
 
@@ -201,8 +228,16 @@ mod tests {
         let error = decode(400, body);
         assert_eq!(error.zulip_code(), Some(ErrorCode::RequestVariableMissing));
         match error {
-            ClientError::Zulip { status, code, msg, extra } => {
-                assert_eq!((status, code.as_str(), msg.as_str()), (400, "REQUEST_VARIABLE_MISSING", "Missing 'x' argument"));
+            ClientError::Zulip {
+                status,
+                code,
+                msg,
+                extra,
+            } => {
+                assert_eq!(
+                    (status, code.as_str(), msg.as_str()),
+                    (400, "REQUEST_VARIABLE_MISSING", "Missing 'x' argument")
+                );
                 assert_eq!(extra.get("var_name"), Some(&Value::from("x")));
                 assert!(!extra.contains_key("result"));
             }
@@ -217,7 +252,10 @@ mod tests {
             matches!(&error, ClientError::Http { status: 502, body } if body == "<html> <body>Bad Gateway</body></html>"),
             "{error:?}"
         );
-        assert!(matches!(decode(500, r#"{"detail":"x"}"#), ClientError::Http { status: 500, .. }));
+        assert!(matches!(
+            decode(500, r#"{"detail":"x"}"#),
+            ClientError::Http { status: 500, .. }
+        ));
     }
 
     #[test]

@@ -140,8 +140,11 @@ impl ZulipClient {
 
     /// A client for the account a zuliprc describes, with its TLS options.
     pub fn from_zuliprc(rc: &Zuliprc, config: &ClientConfig) -> Result<Self, ClientError> {
-        let credentials =
-            Credentials { site: rc.site.clone(), email: rc.email.clone(), key: rc.key.clone() };
+        let credentials = Credentials {
+            site: rc.site.clone(),
+            email: rc.email.clone(),
+            key: rc.key.clone(),
+        };
         Self::new(credentials, &tls_options(rc), config)
     }
 
@@ -172,17 +175,29 @@ impl ZulipClient {
     /// upgrade, say).
     pub async fn refresh_server_settings(&self) -> Result<Arc<ServerSettings>, ClientError> {
         let settings: ServerSettings = self
-            .execute(reqwest::Method::GET, "server_settings", transport::Params::new(), false)
+            .execute(
+                reqwest::Method::GET,
+                "server_settings",
+                transport::Params::new(),
+                false,
+            )
             .await?;
         let settings = Arc::new(settings);
-        *self.inner.settings.lock().unwrap_or_else(PoisonError::into_inner) =
-            Some(Arc::clone(&settings));
+        *self
+            .inner
+            .settings
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner) = Some(Arc::clone(&settings));
         Ok(settings)
     }
 
     /// The cached server settings, if they were fetched already.
     pub fn cached_server_settings(&self) -> Option<Arc<ServerSettings>> {
-        self.inner.settings.lock().unwrap_or_else(PoisonError::into_inner).clone()
+        self.inner
+            .settings
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
     }
 
     /// The server's `zulip_feature_level` (fetched once).
@@ -221,7 +236,10 @@ fn build_http(tls: &TlsOptions, config: &ClientConfig) -> Result<reqwest::Client
         let certificates = Certificate::from_pem_bundle(&pem)
             .map_err(|error| ClientError::Tls(format!("{}: {error}", path.display())))?;
         if certificates.is_empty() {
-            return Err(ClientError::Tls(format!("{}: no certificate found", path.display())));
+            return Err(ClientError::Tls(format!(
+                "{}: no certificate found",
+                path.display()
+            )));
         }
         // Like Zulip's Python client: the bundle replaces the built-in authorities.
         builder = builder.tls_built_in_root_certs(false);
@@ -239,7 +257,9 @@ fn build_http(tls: &TlsOptions, config: &ClientConfig) -> Result<reqwest::Client
             .map_err(|error| ClientError::Tls(format!("{}: {error}", cert_path.display())))?;
         builder = builder.identity(identity);
     }
-    builder.build().map_err(|error| ClientError::Tls(error.to_string()))
+    builder
+        .build()
+        .map_err(|error| ClientError::Tls(error.to_string()))
 }
 
 fn read_pem(path: &std::path::Path) -> Result<Vec<u8>, ClientError> {
@@ -253,27 +273,44 @@ mod tests {
     #[test]
     fn user_agent_names_weir_and_its_version() {
         assert!(USER_AGENT.starts_with("Weir/"));
-        assert_eq!(USER_AGENT.len(), "Weir/".len() + env!("CARGO_PKG_VERSION").len());
+        assert_eq!(
+            USER_AGENT.len(),
+            "Weir/".len() + env!("CARGO_PKG_VERSION").len()
+        );
     }
 
     #[test]
     fn debug_does_not_show_the_key() -> Result<(), ClientError> {
         let key = "abcdefghijklmnopqrstuvwxyz012345";
         let client = ZulipClient::new(
-            Credentials { site: "localhost:9".into(), email: "a@b.c".into(), key: key.into() },
+            Credentials {
+                site: "localhost:9".into(),
+                email: "a@b.c".into(),
+                key: key.into(),
+            },
             &TlsOptions::default(),
             &ClientConfig::default(),
         )?;
         let text = format!("{client:?}");
-        assert!(!text.contains(key) && text.contains("http://localhost:9"), "{text}");
+        assert!(
+            !text.contains(key) && text.contains("http://localhost:9"),
+            "{text}"
+        );
         Ok(())
     }
 
     #[test]
     fn a_missing_cert_bundle_is_a_tls_error() {
-        let tls = TlsOptions { cert_bundle: Some("/nonexistent/ca.pem".into()), ..Default::default() };
+        let tls = TlsOptions {
+            cert_bundle: Some("/nonexistent/ca.pem".into()),
+            ..Default::default()
+        };
         let result = ZulipClient::new(
-            Credentials { site: "example.com".into(), email: "a@b.c".into(), key: "k".into() },
+            Credentials {
+                site: "example.com".into(),
+                email: "a@b.c".into(),
+                key: "k".into(),
+            },
             &tls,
             &ClientConfig::default(),
         );

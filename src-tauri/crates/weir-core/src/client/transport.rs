@@ -68,11 +68,10 @@ impl ZulipClient {
         authenticated: bool,
     ) -> Result<T, ClientError> {
         let config = &self.inner.config;
-        let url = self
-            .inner
-            .api_base
-            .join(path)
-            .map_err(|error| ClientError::Network(format!("bad request path {path}: {error}")))?;
+        let url =
+            self.inner.api_base.join(path).map_err(|error| {
+                ClientError::Network(format!("bad request path {path}: {error}"))
+            })?;
         let idempotent = method == Method::GET;
         let mut retries = 0u32;
         let mut rate_limit_retries = 0u32;
@@ -84,7 +83,11 @@ impl ZulipClient {
             if authenticated {
                 request = request.basic_auth(&self.inner.email, Some(self.inner.key.expose()));
             }
-            request = if idempotent { request.query(&params.0) } else { request.form(&params.0) };
+            request = if idempotent {
+                request.query(&params.0)
+            } else {
+                request.form(&params.0)
+            };
 
             let outcome = match request.send().await {
                 Ok(response) => {
@@ -96,7 +99,9 @@ impl ZulipClient {
             };
             let (status, headers, body) = match outcome {
                 Ok(answer) => answer,
-                Err(error) if error.is_timeout() => return Err(ClientError::Timeout(config.timeout)),
+                Err(error) if error.is_timeout() => {
+                    return Err(ClientError::Timeout(config.timeout));
+                }
                 Err(error) => {
                     if (idempotent || error.is_connect()) && retries < config.max_retries {
                         tokio::time::sleep(self.backoff(retries)).await;
@@ -139,9 +144,16 @@ impl ZulipClient {
                     .and_then(|value| value.to_str().ok())
                     .unwrap_or("(no Location header)")
                     .to_string();
-                return Err(ClientError::Redirected { status: status.as_u16(), location });
+                return Err(ClientError::Redirected {
+                    status: status.as_u16(),
+                    location,
+                });
             }
-            return Err(decode_error(status.as_u16(), retry_after_header(&headers), &body));
+            return Err(decode_error(
+                status.as_u16(),
+                retry_after_header(&headers),
+                &body,
+            ));
         }
     }
 
@@ -149,14 +161,22 @@ impl ZulipClient {
     fn backoff(&self, attempt: u32) -> Duration {
         let config = &self.inner.config;
         let factor = 1u32 << attempt.min(16);
-        config.retry_base_delay.saturating_mul(factor).min(config.max_retry_delay)
+        config
+            .retry_base_delay
+            .saturating_mul(factor)
+            .min(config.max_retry_delay)
     }
 
     /// Honours a previous `X-RateLimit-Remaining: 0`: waits until the announced reset,
     /// but never longer than `max_rate_limit_wait` (clocks may disagree; a 429 would
     /// still be handled).
     async fn wait_for_rate_limit_window(&self) {
-        let until = self.inner.pause_until.lock().unwrap_or_else(PoisonError::into_inner).take();
+        let until = self
+            .inner
+            .pause_until
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take();
         if let Some(until) = until {
             let wait = until.saturating_duration_since(Instant::now());
             if !wait.is_zero() {
@@ -166,10 +186,15 @@ impl ZulipClient {
     }
 
     fn note_rate_limit_headers(&self, headers: &HeaderMap) {
-        let now = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default();
+        let now = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .unwrap_or_default();
         if let Some(wait) = pause_from_headers(headers, now.as_secs_f64()) {
-            *self.inner.pause_until.lock().unwrap_or_else(PoisonError::into_inner) =
-                Some(Instant::now() + wait);
+            *self
+                .inner
+                .pause_until
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner) = Some(Instant::now() + wait);
         }
     }
 }
@@ -240,8 +265,11 @@ mod tests {
             .json("principals", vec![1_i64, 2])
             .json("include_all", true)
             .json("num_before", 5);
-        let pairs: Vec<(&str, &str)> =
-            params.pairs().iter().map(|(k, v)| (*k, v.as_str())).collect();
+        let pairs: Vec<(&str, &str)> = params
+            .pairs()
+            .iter()
+            .map(|(k, v)| (*k, v.as_str()))
+            .collect();
         assert_eq!(
             pairs,
             [
@@ -256,19 +284,40 @@ mod tests {
 
     #[test]
     fn retry_after_header_accepts_floats_and_ignores_junk() {
-        assert_eq!(retry_after_header(&headers(&[("retry-after", "0.25")])), Some(Duration::from_millis(250)));
-        assert_eq!(retry_after_header(&headers(&[("retry-after", "2")])), Some(Duration::from_secs(2)));
+        assert_eq!(
+            retry_after_header(&headers(&[("retry-after", "0.25")])),
+            Some(Duration::from_millis(250))
+        );
+        assert_eq!(
+            retry_after_header(&headers(&[("retry-after", "2")])),
+            Some(Duration::from_secs(2))
+        );
         assert_eq!(retry_after_header(&headers(&[("retry-after", "-1")])), None);
-        assert_eq!(retry_after_header(&headers(&[("retry-after", "Wed, 21 Oct 2015 07:28:00 GMT")])), None);
+        assert_eq!(
+            retry_after_header(&headers(&[(
+                "retry-after",
+                "Wed, 21 Oct 2015 07:28:00 GMT"
+            )])),
+            None
+        );
         assert_eq!(retry_after_header(&HeaderMap::new()), None);
     }
 
     #[test]
     fn a_pause_is_computed_only_when_nothing_remains() {
-        let exhausted = headers(&[("x-ratelimit-remaining", "0"), ("x-ratelimit-reset", "1002")]);
-        assert_eq!(pause_from_headers(&exhausted, 1000.0), Some(Duration::from_secs(2)));
+        let exhausted = headers(&[
+            ("x-ratelimit-remaining", "0"),
+            ("x-ratelimit-reset", "1002"),
+        ]);
+        assert_eq!(
+            pause_from_headers(&exhausted, 1000.0),
+            Some(Duration::from_secs(2))
+        );
         assert_eq!(pause_from_headers(&exhausted, 1005.0), None);
-        let left = headers(&[("x-ratelimit-remaining", "3"), ("x-ratelimit-reset", "1002")]);
+        let left = headers(&[
+            ("x-ratelimit-remaining", "3"),
+            ("x-ratelimit-reset", "1002"),
+        ]);
         assert_eq!(pause_from_headers(&left, 1000.0), None);
     }
 }

@@ -35,18 +35,24 @@ impl Recorded {
 
     /// Form body fields.
     pub fn form(&self) -> HashMap<String, String> {
-        form_urlencoded::parse(self.body.as_bytes()).into_owned().collect()
+        form_urlencoded::parse(self.body.as_bytes())
+            .into_owned()
+            .collect()
     }
 
     /// Query string fields.
     pub fn query_params(&self) -> HashMap<String, String> {
-        form_urlencoded::parse(self.query.as_bytes()).into_owned().collect()
+        form_urlencoded::parse(self.query.as_bytes())
+            .into_owned()
+            .collect()
     }
 
     /// `(email, key)` from the basic auth header.
     pub fn basic_auth(&self) -> Option<(String, String)> {
         let encoded = self.header("authorization")?.strip_prefix("Basic ")?;
-        let decoded = base64::engine::general_purpose::STANDARD.decode(encoded).ok()?;
+        let decoded = base64::engine::general_purpose::STANDARD
+            .decode(encoded)
+            .ok()?;
         let text = String::from_utf8(decoded).ok()?;
         let (email, key) = text.split_once(':')?;
         Some((email.to_string(), key.to_string()))
@@ -111,10 +117,12 @@ impl Reply {
 }
 
 type Handler = Arc<dyn Fn(&Recorded, usize) -> Reply + Send + Sync>;
+/// Handler and hit count per `(method, path)`.
+type Routes = HashMap<(Method, String), (Handler, usize)>;
 
 #[derive(Clone, Default)]
 struct Shared {
-    routes: Arc<Mutex<HashMap<(Method, String), (Handler, usize)>>>,
+    routes: Arc<Mutex<Routes>>,
     requests: Arc<Mutex<Vec<Recorded>>>,
 }
 
@@ -134,7 +142,9 @@ impl Drop for Stub {
 impl Stub {
     pub async fn start() -> Self {
         let shared = Shared::default();
-        let router = axum::Router::new().fallback(handle).with_state(shared.clone());
+        let router = axum::Router::new()
+            .fallback(handle)
+            .with_state(shared.clone());
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let url = format!("http://{}", listener.local_addr().unwrap());
         let task = tokio::spawn(async move {
@@ -167,15 +177,17 @@ impl Stub {
 
     /// `GET /api/v1/users/me` answering 200 only for `email`/`key`, 401 otherwise.
     pub fn users_me(&self, email: &'static str, key: &'static str) -> &Self {
-        self.route(Method::GET, "/api/v1/users/me", move |request, _| {
-            match request.basic_auth() {
+        self.route(
+            Method::GET,
+            "/api/v1/users/me",
+            move |request, _| match request.basic_auth() {
                 Some((e, k)) if e == email && k == key => {
                     Reply::success(user_json(8, email, "Iago"))
                 }
                 _ => Reply::error(401, "UNAUTHORIZED", "Invalid API key", json!({}))
                     .header("www-authenticate", "Basic realm=\"zulip\""),
-            }
-        })
+            },
+        )
     }
 
     pub fn requests(&self) -> Vec<Recorded> {
@@ -183,7 +195,10 @@ impl Stub {
     }
 
     pub fn requests_to(&self, path: &str) -> Vec<Recorded> {
-        self.requests().into_iter().filter(|r| r.path == path).collect()
+        self.requests()
+            .into_iter()
+            .filter(|r| r.path == path)
+            .collect()
     }
 }
 
@@ -262,7 +277,10 @@ pub fn client(stub: &Stub) -> ZulipClient {
 }
 
 pub fn client_with(stub: &Stub, config: ClientConfig) -> ZulipClient {
-    let credentials =
-        Credentials { site: stub.url.clone(), email: EMAIL.into(), key: Secret::new(KEY) };
+    let credentials = Credentials {
+        site: stub.url.clone(),
+        email: EMAIL.into(),
+        key: Secret::new(KEY),
+    };
     ZulipClient::new(credentials, &TlsOptions::default(), &config).unwrap()
 }
