@@ -18,6 +18,7 @@ mod names;
 mod params;
 mod ratelimit;
 pub mod render;
+pub mod request_log;
 pub mod store;
 
 use std::future::Future;
@@ -28,6 +29,7 @@ use tokio::net::TcpListener;
 
 pub use demo::{DEMO_OWNER_EMAIL, demo_seed};
 pub use error::{ApiError, Error};
+pub use request_log::{RequestLog, RequestLogEntry};
 pub use store::Store;
 pub use store::seed::Seed;
 
@@ -57,15 +59,26 @@ struct Shared {
     store: Store,
     config: Config,
     limiter: Option<ratelimit::RateLimiter>,
+    request_log: Option<RequestLog>,
 }
 
 impl AppState {
     pub fn new(store: Store, config: Config) -> Self {
+        Self::build(store, config, None)
+    }
+
+    /// Like [`AppState::new`], recording every request in `log` (method and path only).
+    pub fn with_request_log(store: Store, config: Config, log: RequestLog) -> Self {
+        Self::build(store, config, Some(log))
+    }
+
+    fn build(store: Store, config: Config, request_log: Option<RequestLog>) -> Self {
         let limiter = config.rate_limit.map(ratelimit::RateLimiter::new);
         Self(Arc::new(Shared {
             store,
             config,
             limiter,
+            request_log,
         }))
     }
 
@@ -88,7 +101,15 @@ impl AppState {
 
 /// The whole HTTP API.
 pub fn router(state: AppState) -> Router {
-    api::routes(state)
+    let log = state.0.request_log.clone();
+    let routes = api::routes(state);
+    match log {
+        Some(log) => routes.layer(axum::middleware::from_fn_with_state(
+            log,
+            request_log::record,
+        )),
+        None => routes,
+    }
 }
 
 /// Serves `router(state)` on `listener` until `shutdown` completes, then drains

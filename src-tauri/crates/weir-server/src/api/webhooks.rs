@@ -157,6 +157,7 @@ async fn deliver(
     let message = match (integration.handler)(&payload) {
         Ok(message) => message,
         Err(HandlerError::MissingKey(key)) => return Err(ApiError::missing_argument(&key).into()),
+        Err(HandlerError::Ignored) => return Ok(success(json!({}), Vec::new()).into_response()),
         Err(HandlerError::UnsupportedEvent(event)) => {
             return Ok(unsupported_event(integration, &event));
         }
@@ -186,7 +187,7 @@ async fn deliver(
 
 /// Zulip's answer to an event the integration does not handle: 200, nothing sent.
 fn unsupported_event(integration: &Integration, event: &str) -> Response {
-    let name = integration.display_name.replace(' ', "");
+    let name = integration.view_name;
     let body = json!({
         "result": "success",
         "msg": format!("The '{event}' event isn't currently supported by the {name} webhook; ignoring"),

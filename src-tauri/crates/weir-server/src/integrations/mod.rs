@@ -5,6 +5,8 @@
 //! extraction and filtering, stream resolution and sending; integrations only turn a
 //! payload into a topic and a Markdown body.
 
+mod bitbucket2;
+mod git;
 mod helloworld;
 
 use std::collections::BTreeMap;
@@ -72,6 +74,9 @@ pub enum HandlerError {
     MissingKey(String),
     /// The event type is one this integration does not handle.
     UnsupportedEvent(String),
+    /// A request the integration accepts but that produces no message (an empty push,
+    /// a branch the URL filters out): answered with plain success, nothing sent.
+    Ignored,
 }
 
 /// What a handler sees of a request.
@@ -130,7 +135,8 @@ impl Integration {
     }
 }
 
-static REGISTRY: LazyLock<Vec<Integration>> = LazyLock::new(|| vec![helloworld::integration()]);
+static REGISTRY: LazyLock<Vec<Integration>> =
+    LazyLock::new(|| vec![helloworld::integration(), bitbucket2::integration()]);
 
 /// Every registered integration, by name.
 pub fn registry() -> &'static [Integration] {
