@@ -4,13 +4,19 @@
 #   scripts/setup.sh --test   plus what the test suites need
 set -euo pipefail
 cd "$(dirname "$0")/.."
+export PATH="$HOME/.cargo/bin:$PATH"
 
 want_tests=false
 [[ "${1:-}" == "--test" ]] && want_tests=true
 
-apt_packages=(build-essential pkg-config curl ca-certificates libssl-dev libdbus-1-dev)
+# Building: a C toolchain, the keyring's D-Bus, and Tauri's WebKitGTK stack.
+apt_packages=(build-essential pkg-config curl ca-certificates file libssl-dev libdbus-1-dev
+  libwebkit2gtk-4.1-dev libxdo-dev libayatana-appindicator3-dev librsvg2-dev)
+command -v node >/dev/null 2>&1 || apt_packages+=(nodejs npm)
 if $want_tests; then
-  apt_packages+=(python3-venv dbus dbus-x11 gnome-keyring libsecret-1-dev)
+  # Tests: Python for the official client, a Secret Service, a virtual display and the
+  # WebDriver that drives WebKitGTK.
+  apt_packages+=(python3-venv dbus dbus-x11 gnome-keyring xvfb xauth webkit2gtk-driver)
 fi
 
 missing=()
@@ -26,21 +32,37 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
+node_major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
+if ((node_major < 20)); then
+  echo "setup: Node.js 20 or newer is needed for the UI build (found ${node_major}); install it and re-run" >&2
+  exit 1
+fi
+
 if ! command -v cargo >/dev/null 2>&1; then
-  [[ -x "$HOME/.cargo/bin/cargo" ]] || {
-    echo "setup: installing Rust with rustup"
-    curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs | sh -s -- -y --profile minimal -c clippy,rustfmt
-  }
+  echo "setup: installing Rust with rustup"
+  curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs | sh -s -- -y --profile minimal -c clippy,rustfmt
+fi
+
+# The UI's packages, reinstalled only when the lock file changed.
+if [[ ! -f ui/node_modules/.package-lock.json ]] || ! cmp -s ui/package-lock.json ui/node_modules/.weir-lock; then
+  echo "setup: installing the UI's npm packages"
+  (cd ui && npm ci --no-audit --no-fund --loglevel=error)
+  cp ui/package-lock.json ui/node_modules/.weir-lock
 fi
 
 if $want_tests; then
-  # The official Python client runs against Weir's server; pinned in requirements.txt.
-  requirements=tests/python/requirements.txt
-  stamp=.venv/.requirements
-  if [[ -f "$requirements" ]] && ! cmp -s "$requirements" "$stamp" 2>/dev/null; then
-    echo "setup: creating .venv for the Python client tests"
+  command -v tauri-driver >/dev/null 2>&1 || {
+    echo "setup: installing tauri-driver"
+    cargo install tauri-driver --locked --quiet
+  }
+  # The official Python client and the end-to-end WebDriver script run from .venv.
+  wanted=$(cat tests/python/requirements.txt tests/e2e/requirements.txt 2>/dev/null)
+  if [[ ! -x .venv/bin/python ]] || [[ "$wanted" != "$(cat .venv/.requirements 2>/dev/null)" ]]; then
+    echo "setup: preparing .venv for the Python-driven tests"
     python3 -m venv .venv
-    .venv/bin/pip install -q --disable-pip-version-check -r "$requirements"
-    cp "$requirements" "$stamp"
+    for requirements in tests/python/requirements.txt tests/e2e/requirements.txt; do
+      [[ -f "$requirements" ]] && .venv/bin/pip install -q --disable-pip-version-check -r "$requirements"
+    done
+    printf '%s' "$wanted" > .venv/.requirements
   fi
 fi

@@ -5,9 +5,13 @@ cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
 scripts/setup.sh --test
 
-echo "== format and lints"
+echo "== UI: types, lint, format, unit tests, build"
+(cd ui && npm run --silent check && npm run --silent lint && npm run --silent test && npm run --silent build)
+
+echo "== Rust: format and lints"
 cargo fmt --all --check
 cargo clippy --workspace --all-targets --locked -- -D warnings
 
-echo "== tests (unit, black-box HTTP, official Python client, keyring)"
-scripts/with-keyring.sh cargo test --workspace --locked
+echo "== Rust tests: unit, black-box HTTP, Python client, keyring, end to end"
+# A virtual display for the app, and a private session bus with a real Secret Service.
+exec xvfb-run -a -s "-screen 0 1280x800x24" scripts/with-keyring.sh cargo test --workspace --locked

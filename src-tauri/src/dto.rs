@@ -1,0 +1,173 @@
+//! What crosses the IPC boundary. TypeScript types are generated from these (ts-rs) into
+//! `ui/src/lib/bindings/`; `tests/bindings.rs` fails when the committed files are stale.
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct AccountSummary {
+    #[ts(type = "number")]
+    pub id: i64,
+    pub label: String,
+    pub site: String,
+    pub email: String,
+    pub is_demo: bool,
+    pub is_active: bool,
+}
+
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct RequestLogEntry {
+    #[ts(type = "number")]
+    pub id: u64,
+    pub method: String,
+    pub path: String,
+    pub status: u16,
+    pub duration_ms: f64,
+    /// Unix milliseconds.
+    #[ts(type = "number")]
+    pub at: i64,
+}
+
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct LocalServerStatus {
+    pub running: bool,
+    pub url: Option<String>,
+    pub data_dir: String,
+    /// Unix milliseconds.
+    #[ts(type = "number | null")]
+    pub started_at: Option<i64>,
+    pub requests: Vec<RequestLogEntry>,
+}
+
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct KeyringStatus {
+    pub available: bool,
+    /// How to fix it, when unavailable.
+    pub message: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct AppStatus {
+    #[ts(type = "number | null")]
+    pub active_account_id: Option<i64>,
+    pub accounts: Vec<AccountSummary>,
+    pub local_server: LocalServerStatus,
+    pub keyring: KeyringStatus,
+}
+
+#[derive(Debug, Clone, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct AddAccountRequest {
+    pub site: String,
+    pub email: String,
+    /// Moves straight into the keyring; never stored or logged elsewhere.
+    pub api_key: String,
+}
+
+#[derive(Debug, Clone, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ImportZuliprcRequest {
+    pub path: String,
+}
+
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ImportZuliprcResponse {
+    pub account: AccountSummary,
+    pub path: String,
+    pub can_delete_file: bool,
+}
+
+#[derive(Debug, Clone, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PathRequest {
+    pub path: String,
+}
+
+#[derive(Debug, Clone, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct AccountIdRequest {
+    #[ts(type = "number")]
+    pub id: i64,
+}
+
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct UserSummary {
+    #[ts(type = "number")]
+    pub user_id: i64,
+    pub full_name: String,
+    pub email: String,
+    /// `owner`, `administrator`, `moderator`, `member` or `guest`.
+    pub role: String,
+    pub is_bot: bool,
+    pub bot_type: Option<u8>,
+    pub is_active: bool,
+}
+
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct StreamSummary {
+    #[ts(type = "number")]
+    pub stream_id: i64,
+    pub name: String,
+    pub description: String,
+    pub invite_only: bool,
+    #[ts(type = "number")]
+    pub subscriber_count: i64,
+}
+
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct OrganizationOverview {
+    pub realm_name: String,
+    pub realm_url: String,
+    pub zulip_version: String,
+    pub feature_level: u32,
+    pub me: UserSummary,
+    pub users: Vec<UserSummary>,
+    pub streams: Vec<StreamSummary>,
+}
+
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct BotSummary {
+    #[ts(type = "number")]
+    pub user_id: i64,
+    pub full_name: String,
+    pub email: String,
+    pub bot_type: u8,
+    pub is_active: bool,
+}
+
+/// Renders every IPC type as `(file name, TypeScript)`, for the bindings files.
+pub fn typescript_bindings() -> Vec<(String, String)> {
+    fn one<T: TS + 'static + ?Sized>(config: &ts_rs::Config) -> (String, String) {
+        let body = T::export_to_string(config)
+            .unwrap_or_else(|error| format!("// failed to export {}: {error}\n", T::name(config)));
+        (format!("{}.ts", T::name(config)), body)
+    }
+    let config = ts_rs::Config::default();
+    vec![
+        one::<AccountSummary>(&config),
+        one::<RequestLogEntry>(&config),
+        one::<LocalServerStatus>(&config),
+        one::<KeyringStatus>(&config),
+        one::<AppStatus>(&config),
+        one::<AddAccountRequest>(&config),
+        one::<ImportZuliprcRequest>(&config),
+        one::<ImportZuliprcResponse>(&config),
+        one::<PathRequest>(&config),
+        one::<AccountIdRequest>(&config),
+        one::<UserSummary>(&config),
+        one::<StreamSummary>(&config),
+        one::<OrganizationOverview>(&config),
+        one::<BotSummary>(&config),
+        one::<crate::error::IpcErrorShape>(&config),
+    ]
+}

@@ -1,0 +1,65 @@
+//! Weir's desktop shell: Tauri wiring over `weir-core` and the embedded `weir-server`.
+//! Commands are thin; the logic lives in the crates, tested without Tauri.
+
+pub mod commands;
+pub mod dto;
+pub mod error;
+pub mod local_server;
+pub mod state;
+
+use tauri::{Manager, Runtime};
+
+pub use state::WeirState;
+
+/// Registers plugins and commands; tests pass `tauri::test::mock_builder()`.
+pub fn build_app<R: Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R> {
+    builder
+        .plugin(tauri_plugin_opener::init())
+        .invoke_handler(tauri::generate_handler![
+            commands::accounts::app_status,
+            commands::accounts::list_accounts,
+            commands::accounts::add_account,
+            commands::accounts::import_zuliprc,
+            commands::accounts::delete_zuliprc,
+            commands::accounts::switch_account,
+            commands::accounts::remove_account,
+            commands::organization::organization_overview,
+            commands::organization::list_bots,
+            commands::local_server::local_server_status,
+            commands::local_server::reset_demo_data,
+            commands::system::open_external,
+        ])
+}
+
+/// Runs the app: state in the platform data dir, demo server when there is no account.
+pub fn run() {
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .init();
+    let app = build_app(tauri::Builder::default())
+        .setup(|app| {
+            let data_dir = app.path().app_data_dir()?;
+            let state = WeirState::open_default(&data_dir)?;
+            tauri::async_runtime::block_on(state.start())?;
+            app.manage(state);
+            Ok(())
+        })
+        .build(tauri::generate_context!());
+    match app {
+        Ok(app) => app.run(|handle, event| {
+            if let tauri::RunEvent::Exit = event
+                && let Some(state) = handle.try_state::<WeirState>()
+            {
+                tauri::async_runtime::block_on(state.local.stop());
+            }
+        }),
+        Err(error) => {
+            eprintln!("weir: cannot start: {error}");
+            std::process::exit(1);
+        }
+    }
+}

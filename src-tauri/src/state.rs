@@ -1,0 +1,132 @@
+//! The app's managed state, built once at start-up (or by tests, with their own parts).
+
+use std::path::Path;
+use std::sync::Arc;
+
+use weir_core::{
+    Account, AccountKey, AccountRecord, AccountStore, Accounts, ClientConfig, KeyringStore,
+    SecretError, SecretStore, TlsOptions, ZulipClient,
+};
+
+use crate::dto::{AccountSummary, KeyringStatus};
+use crate::error::{AppError, AppResult};
+use crate::local_server::LocalServer;
+
+/// Stands in for the demo account's site, whose port changes at every start.
+pub const DEMO_SITE: &str = "weir-embedded-demo";
+
+pub struct WeirState {
+    pub accounts: Accounts,
+    pub local: LocalServer,
+    pub keyring: KeyringStatus,
+}
+
+impl WeirState {
+    /// The state for a data dir: `accounts.sqlite3` for the account list (no secrets) and
+    /// `server/` for the embedded server's database.
+    pub fn open(data_dir: &Path, secrets: Arc<dyn SecretStore>) -> AppResult<Self> {
+        std::fs::create_dir_all(data_dir).map_err(|error| {
+            AppError::Internal(format!("cannot create {}: {error}", data_dir.display()))
+        })?;
+        let keyring = probe_keyring(secrets.as_ref());
+        let store = AccountStore::open(&data_dir.join("accounts.sqlite3"))?;
+        let accounts = Accounts::new(store, secrets, ClientConfig::default());
+        Ok(Self {
+            accounts,
+            local: LocalServer::new(data_dir.join("server")),
+            keyring,
+        })
+    }
+
+    /// The production state: the OS keyring and the platform data dir.
+    pub fn open_default(data_dir: &Path) -> AppResult<Self> {
+        Self::open(data_dir, Arc::new(KeyringStore::new()))
+    }
+
+    /// On first start (no accounts) adds the demo account and makes it active; whenever the
+    /// active account is the demo, starts the embedded server.
+    pub async fn start(&self) -> AppResult<()> {
+        if self.accounts.list()?.is_empty() {
+            let demo = self.accounts.store().insert(&AccountRecord {
+                site: DEMO_SITE.into(),
+                email: weir_server::DEMO_OWNER_EMAIL.into(),
+                label: "Lumen Labs (demo)".into(),
+                is_demo: true,
+                tls: TlsOptions::default(),
+            })?;
+            self.accounts.set_active(Some(demo.id))?;
+        }
+        if self
+            .accounts
+            .active()?
+            .is_some_and(|account| account.is_demo)
+        {
+            self.local.ensure_started().await?;
+        }
+        Ok(())
+    }
+
+    pub fn active_account(&self) -> AppResult<Account> {
+        self.accounts.active()?.ok_or(AppError::NoActiveAccount)
+    }
+
+    /// The client for the active account: the embedded server's for the demo.
+    pub async fn active_client(&self) -> AppResult<ZulipClient> {
+        let account = self.active_account()?;
+        if account.is_demo {
+            return self.local.demo_client().await;
+        }
+        Ok(self.accounts.client_for(account.id).await?)
+    }
+
+    pub async fn summaries(&self) -> AppResult<Vec<AccountSummary>> {
+        let active = self.accounts.active()?.map(|account| account.id);
+        let local_url = self.local.url().await;
+        Ok(self
+            .accounts
+            .list()?
+            .into_iter()
+            .map(|account| summary(&account, active, local_url.as_deref()))
+            .collect())
+    }
+
+    pub async fn summary_of(&self, account: &Account) -> AppResult<AccountSummary> {
+        let active = self.accounts.active()?.map(|active| active.id);
+        Ok(summary(account, active, self.local.url().await.as_deref()))
+    }
+}
+
+fn summary(account: &Account, active: Option<i64>, local_url: Option<&str>) -> AccountSummary {
+    let site = if account.is_demo {
+        local_url
+            .unwrap_or("embedded demo server (stopped)")
+            .to_owned()
+    } else {
+        account.site.clone()
+    };
+    AccountSummary {
+        id: account.id,
+        label: account.label.clone(),
+        site,
+        email: account.email.clone(),
+        is_demo: account.is_demo,
+        is_active: active == Some(account.id),
+    }
+}
+
+/// Asks the keyring for a key that does not exist: any answer but "unavailable" means
+/// it works. Weir never falls back to files, so the UI must say how to fix it.
+fn probe_keyring(secrets: &dyn SecretStore) -> KeyringStatus {
+    match secrets.get(&AccountKey::new("weir-probe", "probe@weir.invalid")) {
+        Err(SecretError::Unavailable { detail, hint }) => KeyringStatus {
+            available: false,
+            message: Some(format!(
+                "The system keyring is not available ({detail}). {hint}"
+            )),
+        },
+        _ => KeyringStatus {
+            available: true,
+            message: None,
+        },
+    }
+}

@@ -1,0 +1,146 @@
+//! Command wiring through Tauri's mock runtime: real commands, real state (an in-memory
+//! secret store instead of the OS keyring), the embedded server on loopback.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+use tauri::Manager;
+use tauri::ipc::{CallbackFn, InvokeBody};
+use tauri::test::{INVOKE_KEY, MockRuntime, get_ipc_response, mock_builder};
+use tauri::webview::InvokeRequest;
+use weir_app::WeirState;
+use weir_core::MemoryStore;
+
+struct Harness {
+    _dir: tempfile::TempDir,
+    _app: tauri::App<MockRuntime>,
+    webview: tauri::WebviewWindow<MockRuntime>,
+}
+
+fn harness() -> Harness {
+    let dir = tempfile::tempdir().unwrap();
+    let state = WeirState::open(dir.path(), Arc::new(MemoryStore::new())).unwrap();
+    tauri::async_runtime::block_on(state.start()).unwrap();
+    // The real context, so that the real capabilities decide which commands may run.
+    let app = weir_app::build_app(mock_builder())
+        .build(tauri::generate_context!())
+        .unwrap();
+    app.manage(state);
+    let webview = tauri::WebviewWindowBuilder::new(&app, "main", Default::default())
+        .build()
+        .unwrap();
+    Harness {
+        _dir: dir,
+        _app: app,
+        webview,
+    }
+}
+
+fn invoke(harness: &Harness, cmd: &str, args: Value) -> Result<Value, Value> {
+    let request = InvokeRequest {
+        cmd: cmd.into(),
+        callback: CallbackFn(0),
+        error: CallbackFn(1),
+        url: "tauri://localhost".parse().unwrap(),
+        body: InvokeBody::Json(args),
+        headers: Default::default(),
+        invoke_key: INVOKE_KEY.to_string(),
+    };
+    get_ipc_response(&harness.webview, request).map(|body| body.deserialize::<Value>().unwrap())
+}
+
+#[test]
+fn first_start_connects_to_the_demo_server() {
+    let h = harness();
+    let status = invoke(&h, "app_status", json!({})).unwrap();
+    assert_eq!(status["accounts"].as_array().unwrap().len(), 1, "{status}");
+    assert_eq!(status["accounts"][0]["isDemo"], true);
+    assert_eq!(status["accounts"][0]["isActive"], true);
+    assert_eq!(status["localServer"]["running"], true);
+    let url = status["localServer"]["url"].as_str().unwrap();
+    assert!(url.starts_with("http://127.0.0.1:"), "{url}");
+    assert_eq!(status["keyring"]["available"], true);
+}
+
+#[test]
+fn overview_shows_the_demo_organization_and_is_logged() {
+    let h = harness();
+    let overview = invoke(&h, "organization_overview", json!({})).unwrap();
+    assert_eq!(overview["realmName"], "Lumen Labs");
+    assert_eq!(overview["me"]["role"], "owner");
+    let streams = overview["streams"].as_array().unwrap();
+    assert!(
+        streams
+            .iter()
+            .any(|s| s["name"] == "leadership" && s["inviteOnly"] == true)
+    );
+    let roles: Vec<&str> = overview["users"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|u| u["role"].as_str())
+        .collect();
+    for role in ["owner", "administrator", "moderator", "member", "guest"] {
+        assert!(roles.contains(&role), "{role} missing");
+    }
+    let status = invoke(&h, "local_server_status", json!({})).unwrap();
+    let paths: Vec<&str> = status["requests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|r| r["path"].as_str())
+        .collect();
+    assert!(paths.contains(&"/api/v1/register"), "{paths:?}");
+}
+
+#[test]
+fn adding_an_account_with_a_wrong_key_is_refused_with_a_code() {
+    let h = harness();
+    let url = invoke(&h, "app_status", json!({})).unwrap()["localServer"]["url"].clone();
+    let error = invoke(
+        &h,
+        "add_account",
+        json!({"request": {"site": url, "email": "bruno@lumen.test", "apiKey": "x".repeat(32)}}),
+    )
+    .unwrap_err();
+    assert_eq!(error["code"], "unauthorized", "{error}");
+    assert!(error["message"].as_str().is_some_and(|m| !m.is_empty()));
+    let accounts = invoke(&h, "list_accounts", json!({})).unwrap();
+    assert_eq!(accounts.as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn bad_arguments_are_rejected_before_the_command_runs() {
+    let h = harness();
+    assert!(
+        invoke(
+            &h,
+            "switch_account",
+            json!({"request": {"id": "not a number"}})
+        )
+        .is_err()
+    );
+    let error = invoke(&h, "open_external", json!({"url": "file:///etc/passwd"})).unwrap_err();
+    assert_eq!(error["code"], "invalid_input");
+}
+
+#[test]
+fn reset_gives_a_fresh_demo_and_keeps_serving() {
+    let h = harness();
+    let status = invoke(&h, "reset_demo_data", json!({})).unwrap();
+    assert_eq!(status["running"], true);
+    let overview = invoke(&h, "organization_overview", json!({})).unwrap();
+    assert_eq!(overview["realmName"], "Lumen Labs");
+}
+
+#[test]
+fn plugin_commands_outside_the_capability_are_refused() {
+    let h = harness();
+    let refused = invoke(
+        &h,
+        "plugin:opener|open_url",
+        json!({"url": "https://example.com"}),
+    );
+    assert!(refused.is_err(), "{refused:?}");
+}
