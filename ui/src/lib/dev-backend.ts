@@ -1,0 +1,345 @@
+/**
+ * A fake backend for `npm run dev` in a plain browser (no Tauri). Only `main.ts` imports it,
+ * behind `import.meta.env.DEV`, so production builds do not contain it.
+ *
+ * `?scenario=` picks a state to look at: `no-account`, `keyring-unavailable`,
+ * `overview-error`, `no-bots`, `stopped`. In the Add account form the API key `bad` is
+ * rejected; a zuliprc path containing `bad` is not a valid file.
+ */
+import type { AccountSummary } from './bindings/AccountSummary';
+import type { BotSummary } from './bindings/BotSummary';
+import type { LocalServerStatus } from './bindings/LocalServerStatus';
+import type { OrganizationOverview } from './bindings/OrganizationOverview';
+import type { RequestLogEntry } from './bindings/RequestLogEntry';
+import type { StreamSummary } from './bindings/StreamSummary';
+import type { UserSummary } from './bindings/UserSummary';
+import { fakeBackend, type Backend, type IpcError } from './ipc';
+
+const PEOPLE: [string, string, string][] = [
+  ['Ada Lovelace', 'ada', 'owner'],
+  ['Grace Hopper', 'grace', 'owner'],
+  ['Alan Turing', 'alan', 'administrator'],
+  ['Katherine Johnson', 'katherine', 'administrator'],
+  ['Edsger Dijkstra', 'edsger', 'administrator'],
+  ['Barbara Liskov', 'barbara', 'moderator'],
+  ['Donald Knuth', 'donald', 'moderator'],
+  ['Margaret Hamilton', 'margaret', 'moderator'],
+  ['Claude Shannon', 'claude', 'member'],
+  ['Frances Allen', 'frances', 'member'],
+  ['John McCarthy', 'john', 'member'],
+  ['Radia Perlman', 'radia', 'member'],
+  ['Ken Thompson', 'ken', 'member'],
+  ['Hedy Lamarr', 'hedy', 'member'],
+  ['Dennis Ritchie', 'dennis', 'member'],
+  ['Adele Goldberg', 'adele', 'member'],
+  ['Niklaus Wirth', 'niklaus', 'member'],
+  ['Shafi Goldwasser', 'shafi', 'member'],
+  ['Tony Hoare', 'tony', 'member'],
+  ['Annie Easley', 'annie', 'member'],
+  ['Leslie Lamport', 'leslie', 'member'],
+  ['Mary Kenneth Keller', 'mary', 'member'],
+  ['Bjarne Stroustrup', 'bjarne', 'member'],
+  ['Evelyn Boyd Granville', 'evelyn', 'member'],
+  ['Guido van Rossum', 'guido', 'guest'],
+  ['Jean Sammet', 'jean', 'guest'],
+  ['Tim Berners-Lee', 'tim', 'guest'],
+  ['Sophie Wilson', 'sophie', 'member'],
+];
+
+const BOTS: BotSummary[] = [
+  {
+    userId: 101,
+    fullName: 'Deploy notices',
+    email: 'deploy-bot@lumen.test',
+    botType: 2,
+    isActive: true,
+  },
+  { userId: 102, fullName: 'GitHub', email: 'github-bot@lumen.test', botType: 2, isActive: true },
+  {
+    userId: 103,
+    fullName: 'Standup helper',
+    email: 'standup-bot@lumen.test',
+    botType: 1,
+    isActive: true,
+  },
+  { userId: 104, fullName: 'Triage', email: 'triage-bot@lumen.test', botType: 3, isActive: true },
+  {
+    userId: 105,
+    fullName: 'Old alerts',
+    email: 'alerts-bot@lumen.test',
+    botType: 2,
+    isActive: false,
+  },
+  { userId: 106, fullName: 'Welcome', email: 'welcome-bot@lumen.test', botType: 4, isActive: true },
+];
+
+const STREAMS: StreamSummary[] = [
+  {
+    streamId: 1,
+    name: 'general',
+    description: 'Everyone at Lumen Labs.',
+    inviteOnly: false,
+    subscriberCount: 28,
+  },
+  {
+    streamId: 2,
+    name: 'announcements',
+    description: 'Company news. Owners and admins post here.',
+    inviteOnly: false,
+    subscriberCount: 28,
+  },
+  {
+    streamId: 3,
+    name: 'engineering',
+    description: 'Building the lamp firmware and the cloud behind it.',
+    inviteOnly: false,
+    subscriberCount: 14,
+  },
+  {
+    streamId: 4,
+    name: 'design',
+    description: 'Industrial and interface design reviews.',
+    inviteOnly: false,
+    subscriberCount: 9,
+  },
+  {
+    streamId: 5,
+    name: 'leadership',
+    description: 'Planning and hiring, for the leadership team.',
+    inviteOnly: true,
+    subscriberCount: 5,
+  },
+  {
+    streamId: 6,
+    name: 'support',
+    description: 'Customer questions that need an engineer.',
+    inviteOnly: false,
+    subscriberCount: 11,
+  },
+  {
+    streamId: 7,
+    name: 'deploys',
+    description: 'Automatic notices from the deploy pipeline.',
+    inviteOnly: false,
+    subscriberCount: 12,
+  },
+  {
+    streamId: 8,
+    name: 'security',
+    description: 'Vulnerability reports and incident response.',
+    inviteOnly: true,
+    subscriberCount: 4,
+  },
+  { streamId: 9, name: 'random', description: '', inviteOnly: false, subscriberCount: 21 },
+];
+
+function users(): UserSummary[] {
+  const people = PEOPLE.map(([fullName, name, role], index) => ({
+    userId: index + 1,
+    fullName,
+    email: `${name}@lumen.test`,
+    role,
+    isBot: false,
+    botType: null,
+    isActive: name !== 'tim',
+  }));
+  const bots = BOTS.map((bot) => ({
+    userId: bot.userId,
+    fullName: bot.fullName,
+    email: bot.email,
+    role: 'member',
+    isBot: true,
+    botType: bot.botType,
+    isActive: bot.isActive,
+  }));
+  return [...people, ...bots];
+}
+
+const ROUTES: [string, string][] = [
+  ['GET', '/api/v1/users'],
+  ['GET', '/api/v1/streams'],
+  ['GET', '/api/v1/users/me'],
+  ['GET', '/api/v1/users/me/subscriptions?include_subscribers=true'],
+  ['GET', '/api/v1/bots'],
+  ['GET', '/api/v1/server_settings'],
+  ['POST', '/api/v1/external/github?api_key=••••&stream=deploys'],
+  ['POST', '/api/v1/users/me/subscriptions'],
+  ['GET', '/api/v1/messages?anchor=newest&num_before=1&num_after=0'],
+];
+
+export function createDevBackend(params: URLSearchParams): Backend {
+  const scenario = params.get('scenario') ?? '';
+  const demo: AccountSummary = {
+    id: 1,
+    label: 'Lumen Labs',
+    site: 'http://127.0.0.1:43817',
+    email: 'ada@lumen.test',
+    isDemo: true,
+    isActive: true,
+  };
+  let accounts: AccountSummary[] =
+    scenario === 'no-account'
+      ? []
+      : [
+          demo,
+          {
+            id: 2,
+            label: 'Acme Corp',
+            site: 'https://acme.zulipchat.com',
+            email: 'ops@acme.example',
+            isDemo: false,
+            isActive: false,
+          },
+        ];
+  let activeId: number | null = accounts.length > 0 ? 1 : null;
+  let nextAccountId = 3;
+  const startedAt = Date.now() - 7 * 60 * 1000;
+  let requests: RequestLogEntry[] = [];
+  let nextRequestId = 1;
+
+  function log(method: string, path: string, status = 200): void {
+    requests.push({
+      id: nextRequestId++,
+      method,
+      path,
+      status,
+      durationMs: Math.round((0.4 + Math.random() * 18) * 10) / 10,
+      at: Date.now(),
+    });
+    if (requests.length > 200) requests = requests.slice(-200);
+  }
+
+  // Some history, oldest first.
+  for (let i = 0; i < 14; i++) {
+    const [method, path] = ROUTES[i % ROUTES.length] ?? ['GET', '/api/v1/users'];
+    log(method, path, i === 6 ? 401 : 200);
+    const entry = requests[requests.length - 1];
+    if (entry) entry.at = Date.now() - (14 - i) * 4000;
+  }
+
+  const status = (): LocalServerStatus => ({
+    running: scenario !== 'stopped',
+    url: scenario === 'stopped' ? null : 'http://127.0.0.1:43817',
+    dataDir: '/home/ada/.local/share/weir/server',
+    startedAt: scenario === 'stopped' ? null : startedAt,
+    requests: [...requests],
+  });
+
+  const summaries = (): AccountSummary[] =>
+    accounts.map((a) => ({ ...a, isActive: a.id === activeId }));
+
+  const fail = (code: string, message: string): IpcError => ({ code, message });
+
+  const delay = <T>(value: T, ms = 250): Promise<T> =>
+    new Promise((resolve) =>
+      setTimeout(() => {
+        resolve(value);
+      }, ms),
+    );
+
+  return fakeBackend({
+    app_status: () => ({
+      activeAccountId: activeId,
+      accounts: summaries(),
+      localServer: status(),
+      keyring:
+        scenario === 'keyring-unavailable'
+          ? {
+              available: false,
+              message:
+                'No Secret Service is running. Install and unlock gnome-keyring (or KeePassXC with Secret Service enabled), then restart Weir.',
+            }
+          : { available: true, message: null },
+    }),
+    list_accounts: () => summaries(),
+    add_account: async ({ request }) => {
+      await delay(null, 400);
+      if (request.apiKey === 'bad') throw fail('unauthorized', 'Invalid API key');
+      if (!/^https?:\/\//.test(request.site)) {
+        throw fail('invalid_input', 'The server URL must start with https:// or http://.');
+      }
+      const account: AccountSummary = {
+        id: nextAccountId++,
+        label: new URL(request.site).host,
+        site: request.site,
+        email: request.email,
+        isDemo: false,
+        isActive: true,
+      };
+      accounts = [...accounts, account];
+      activeId = account.id;
+      return account;
+    },
+    import_zuliprc: async ({ request }) => {
+      await delay(null, 300);
+      if (request.path.includes('bad')) {
+        throw fail('invalid_zuliprc', 'the [api] section has no "key".');
+      }
+      const account: AccountSummary = {
+        id: nextAccountId++,
+        label: 'Imported org',
+        site: 'https://imported.zulipchat.com',
+        email: 'me@imported.example',
+        isDemo: false,
+        isActive: true,
+      };
+      accounts = [...accounts, account];
+      activeId = account.id;
+      return { account, path: request.path, canDeleteFile: true };
+    },
+    delete_zuliprc: () => null,
+    switch_account: ({ request }) => {
+      const account = accounts.find((a) => a.id === request.id);
+      if (!account) throw fail('not_found', `no account with id ${request.id}`);
+      activeId = account.id;
+      return { ...account, isActive: true };
+    },
+    remove_account: ({ request }) => {
+      accounts = accounts.filter((a) => a.id !== request.id);
+      if (activeId === request.id) activeId = accounts[0]?.id ?? null;
+      return null;
+    },
+    organization_overview: async () => {
+      await delay(null);
+      if (scenario === 'overview-error') {
+        throw fail('network', 'connection refused (os error 111)');
+      }
+      log('GET', '/api/v1/register');
+      const all = users();
+      const me = all[0];
+      if (!me) throw fail('internal', 'no users');
+      const overview: OrganizationOverview = {
+        realmName: activeId === 1 ? 'Lumen Labs' : 'Acme Corp',
+        realmUrl: activeId === 1 ? 'http://lumen.localhost' : 'https://acme.zulipchat.com',
+        zulipVersion: '10.0',
+        featureLevel: 362,
+        me,
+        users: all,
+        streams: STREAMS,
+      };
+      return overview;
+    },
+    list_bots: async () => {
+      await delay(null, 200);
+      log('GET', '/api/v1/bots');
+      return scenario === 'no-bots' ? [] : BOTS;
+    },
+    local_server_status: () => {
+      if (scenario !== 'stopped' && Math.random() < 0.5) {
+        const [method, path] = ROUTES[Math.floor(Math.random() * ROUTES.length)] ?? ['GET', '/'];
+        log(method, path);
+      }
+      return status();
+    },
+    reset_demo_data: async () => {
+      await delay(null, 600);
+      requests = [];
+      log('POST', '/weir/reset');
+      return status();
+    },
+    open_external: ({ url }) => {
+      window.open(url, '_blank', 'noopener');
+      return null;
+    },
+  });
+}

@@ -1,0 +1,145 @@
+/**
+ * The only door to the backend. Every Tauri command has a typed wrapper here; components
+ * and stores call these, never `invoke` directly. Tests swap the backend with `setBackend`.
+ */
+import { invoke as tauriInvoke } from '@tauri-apps/api/core';
+import type { AccountIdRequest } from './bindings/AccountIdRequest';
+import type { AccountSummary } from './bindings/AccountSummary';
+import type { AddAccountRequest } from './bindings/AddAccountRequest';
+import type { AppStatus } from './bindings/AppStatus';
+import type { BotSummary } from './bindings/BotSummary';
+import type { ImportZuliprcRequest } from './bindings/ImportZuliprcRequest';
+import type { ImportZuliprcResponse } from './bindings/ImportZuliprcResponse';
+import type { IpcError } from './bindings/IpcError';
+import type { LocalServerStatus } from './bindings/LocalServerStatus';
+import type { OrganizationOverview } from './bindings/OrganizationOverview';
+import type { PathRequest } from './bindings/PathRequest';
+
+export type { IpcError };
+
+/** Error codes the backend sends; the UI branches on these. Others may appear. */
+export const ERROR_CODES = [
+  'unauthorized',
+  'keyring_unavailable',
+  'network',
+  'invalid_zuliprc',
+  'invalid_input',
+  'not_found',
+  'rate_limited',
+  'server_unavailable',
+  'zulip_error',
+  'internal',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+interface Command<Args, Result> {
+  args: Args;
+  result: Result;
+}
+
+/** Every command: its arguments (as passed to `invoke`) and what it resolves to. */
+export interface Commands {
+  app_status: Command<undefined, AppStatus>;
+  list_accounts: Command<undefined, AccountSummary[]>;
+  add_account: Command<{ request: AddAccountRequest }, AccountSummary>;
+  import_zuliprc: Command<{ request: ImportZuliprcRequest }, ImportZuliprcResponse>;
+  delete_zuliprc: Command<{ request: PathRequest }, null>;
+  switch_account: Command<{ request: AccountIdRequest }, AccountSummary>;
+  remove_account: Command<{ request: AccountIdRequest }, null>;
+  organization_overview: Command<undefined, OrganizationOverview>;
+  list_bots: Command<undefined, BotSummary[]>;
+  local_server_status: Command<undefined, LocalServerStatus>;
+  reset_demo_data: Command<undefined, LocalServerStatus>;
+  open_external: Command<{ url: string }, null>;
+}
+export type CommandName = keyof Commands;
+
+/** What carries a command to the backend: Tauri in the app, a fake in tests and dev. */
+export interface Backend {
+  invoke(command: string, args?: Record<string, unknown>): Promise<unknown>;
+}
+
+const tauriBackend: Backend = {
+  invoke: (command, args) => tauriInvoke(command, args),
+};
+
+let backend: Backend = tauriBackend;
+
+/** Replace the backend (unit tests, the dev-mode fake). */
+export function setBackend(next: Backend): void {
+  backend = next;
+}
+
+/** Go back to the real Tauri backend. */
+export function resetBackend(): void {
+  backend = tauriBackend;
+}
+
+export function isIpcError(value: unknown): value is IpcError {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return typeof v['code'] === 'string' && typeof v['message'] === 'string';
+}
+
+/** Turn anything a command rejected with into an `IpcError`. */
+export function toIpcError(error: unknown): IpcError {
+  if (isIpcError(error)) return { code: error.code, message: error.message };
+  if (error instanceof Error) return { code: 'internal', message: error.message };
+  return { code: 'internal', message: String(error) };
+}
+
+async function call<K extends CommandName>(
+  command: K,
+  ...args: Commands[K]['args'] extends undefined ? [] : [Commands[K]['args']]
+): Promise<Commands[K]['result']> {
+  try {
+    // The backend's answer is typed by the generated bindings; trust the contract here,
+    // in one place, rather than casting at every call site.
+    return (await backend.invoke(command, args[0])) as Commands[K]['result'];
+  } catch (error) {
+    // Rejections are always IpcError-shaped for callers.
+    throw toIpcError(error);
+  }
+}
+
+export const ipc = {
+  appStatus: () => call('app_status'),
+  listAccounts: () => call('list_accounts'),
+  addAccount: (request: AddAccountRequest) => call('add_account', { request }),
+  importZuliprc: (request: ImportZuliprcRequest) => call('import_zuliprc', { request }),
+  deleteZuliprc: (request: PathRequest) => call('delete_zuliprc', { request }),
+  switchAccount: (request: AccountIdRequest) => call('switch_account', { request }),
+  removeAccount: (request: AccountIdRequest) => call('remove_account', { request }),
+  organizationOverview: () => call('organization_overview'),
+  listBots: () => call('list_bots'),
+  localServerStatus: () => call('local_server_status'),
+  resetDemoData: () => call('reset_demo_data'),
+  openExternal: (url: string) => call('open_external', { url }),
+};
+
+/** Handlers of a fake backend: any subset of the commands, sync or async. */
+export type FakeHandlers = {
+  [K in CommandName]?: (
+    args: Commands[K]['args'],
+  ) => Commands[K]['result'] | Promise<Commands[K]['result']>;
+};
+
+/**
+ * A backend answering from plain functions. A handler that throws makes the command reject
+ * with what it threw; a command without a handler rejects with an `Error`, which callers
+ * see as an `internal` IpcError.
+ */
+export function fakeBackend(handlers: FakeHandlers): Backend & { calls: [string, unknown][] } {
+  const calls: [string, unknown][] = [];
+  const table = handlers as Record<string, ((args: unknown) => unknown) | undefined>;
+  return {
+    calls,
+    // eslint-disable-next-line @typescript-eslint/require-await -- handlers may be sync
+    async invoke(command, args) {
+      calls.push([command, args]);
+      const handler = table[command];
+      if (!handler) throw new Error(`fake backend has no handler for ${command}`);
+      return handler(args);
+    },
+  };
+}

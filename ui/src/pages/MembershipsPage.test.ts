@@ -1,0 +1,88 @@
+import { render, screen, within } from '@testing-library/svelte';
+import { describe, expect, it } from 'vitest';
+import { app } from '../lib/stores/app.svelte';
+import { useFakeBackend } from '../test/backend';
+import { appStatus, ipcError, overview } from '../test/fixtures';
+import MembershipsPage from './MembershipsPage.svelte';
+
+describe('MembershipsPage', () => {
+  it('shows the realm, its version, role counts, streams and people', async () => {
+    useFakeBackend({ app_status: () => appStatus(), organization_overview: () => overview() });
+    await app.load();
+    render(MembershipsPage);
+
+    expect(await screen.findByTestId('realm-name')).toHaveTextContent('Lumen Labs');
+    expect(screen.getByText('http://lumen.localhost')).toBeInTheDocument();
+    expect(screen.getByText(/Zulip 10\.0 \(feature level 362\)/)).toBeInTheDocument();
+
+    // Active humans by role; bots and deactivated people apart.
+    expect(screen.getByTestId('role-count-owner')).toHaveTextContent('1');
+    expect(screen.getByTestId('role-count-member')).toHaveTextContent('2');
+    expect(screen.getByTestId('role-count-guest')).toHaveTextContent('1');
+    expect(screen.getByTestId('role-count-bots')).toHaveTextContent('1');
+    expect(screen.getByTestId('role-count-deactivated')).toHaveTextContent('1');
+
+    // Streams by name, with access and subscriber count.
+    const rows = screen.getAllByTestId('stream-row');
+    expect(rows.map((r) => within(r).getByRole('rowheader').textContent)).toEqual([
+      '#general',
+      '#leadership',
+    ]);
+    expect(rows[1]).toHaveTextContent('Private');
+    expect(rows[1]).toHaveTextContent('3');
+    expect(rows[0]).toHaveTextContent('Public');
+
+    const people = screen.getByRole('table', { name: 'People' });
+    const ada = within(people).getByRole('row', { name: /Ada Lovelace/ });
+    expect(ada).toHaveTextContent('ada@lumen.test');
+    expect(ada).toHaveTextContent('Owner');
+    expect(within(people).getByRole('row', { name: /Tim Berners-Lee/ })).toHaveTextContent(
+      'Deactivated',
+    );
+    expect(within(people).getByRole('row', { name: /Deploy notices/ })).toHaveTextContent(
+      'Bot · Incoming webhook',
+    );
+  });
+
+  it('shows a loading state, then a readable error with a retry', async () => {
+    let fail = true;
+    let answer: () => void = () => undefined;
+    const backend = useFakeBackend({
+      app_status: () => appStatus(),
+      organization_overview: async () => {
+        await new Promise<void>((resolve) => {
+          answer = resolve;
+        });
+        if (fail) throw ipcError('network', 'connection refused');
+        return overview();
+      },
+    });
+    await app.load();
+    render(MembershipsPage);
+
+    expect(await screen.findByRole('status')).toHaveTextContent('Loading the organization');
+    answer();
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Could not reach the server.');
+    expect(alert).toHaveAttribute('data-testid', 'error');
+
+    fail = false;
+    within(alert).getByRole('button', { name: 'Try again' }).click();
+    await screen.findByRole('status');
+    answer();
+    expect(await screen.findByTestId('realm-name')).toHaveTextContent('Lumen Labs');
+    expect(backend.calls.filter(([name]) => name === 'organization_overview')).toHaveLength(2);
+  });
+
+  it('invites to add an account when none is active', async () => {
+    const backend = useFakeBackend({
+      app_status: () => appStatus({ activeAccountId: null, accounts: [] }),
+    });
+    await app.load();
+    render(MembershipsPage);
+
+    expect(screen.getByTestId('no-account')).toHaveTextContent('No account is active');
+    expect(screen.getByRole('button', { name: 'Go to Accounts' })).toBeInTheDocument();
+    expect(backend.calls.map(([name]) => name)).not.toContain('organization_overview');
+  });
+});
