@@ -33,13 +33,7 @@ pub fn build_app<R: Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R> {
 
 /// Runs the app: state in the platform data dir, demo server when there is no account.
 pub fn run() {
-    tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
-        )
-        .init();
+    weir_server::cli::init_logging();
     let app = build_app(tauri::Builder::default())
         .setup(|app| {
             let data_dir = app.path().app_data_dir()?;

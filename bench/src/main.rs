@@ -1,0 +1,61 @@
+//! `weir-bench`: Weir's benchmarks.
+//!
+//! Every benchmark prints figures next to a baseline measured in the same run, as medians
+//! over several rounds; none asserts on timings. Each benchmark is one module with an
+//! `Args` struct and a `run` function, wired in as one variant of [`Command`].
+//! Everything runs on loopback and stops by itself.
+
+mod http;
+mod load;
+mod minimal;
+mod process;
+mod report;
+mod webhooks;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Errors of a benchmark run: reported on stderr, exit status 1.
+pub type Error = Box<dyn std::error::Error + Send + Sync>;
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[derive(Debug, Parser)]
+#[command(name = "weir-bench", version, about = "Weir's benchmarks")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Webhook ingest: weir-server against a minimal axum handler, with a crash-durability
+    /// check after every weir round.
+    Webhooks(webhooks::Args),
+    /// The minimal axum handler that `webhooks` compares against (started by it).
+    BaselineServer(minimal::ServerArgs),
+    /// A raw-TCP responder that `webhooks` uses to measure the load client's ceiling.
+    NullServer(minimal::ServerArgs),
+}
+
+fn main() -> ExitCode {
+    let outcome = match Cli::parse().command {
+        Command::Webhooks(args) => webhooks::run(args),
+        Command::BaselineServer(args) => minimal::run_baseline(args),
+        Command::NullServer(args) => minimal::run_null(args),
+    };
+    match outcome {
+        Ok(code) => code,
+        Err(error) => {
+            eprintln!("weir-bench: error: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// A multi-threaded runtime with the default worker count (one per core).
+fn runtime() -> Result<tokio::runtime::Runtime> {
+    Ok(tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?)
+}

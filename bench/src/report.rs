@@ -1,0 +1,72 @@
+//! Formatting and summarising figures.
+
+/// Median of the finite values (mean of the middle two for an even count).
+pub fn median(values: &[f64]) -> f64 {
+    let mut sorted: Vec<f64> = values.iter().copied().filter(|v| v.is_finite()).collect();
+    sorted.sort_by(f64::total_cmp);
+    let count = sorted.len();
+    match (sorted.get(count / 2), count % 2) {
+        (None, _) => f64::NAN,
+        (Some(&middle), 1) => middle,
+        (Some(&upper), _) => {
+            let lower = sorted.get(count / 2 - 1).copied().unwrap_or(upper);
+            (lower + upper) / 2.0
+        }
+    }
+}
+
+/// `12345.6` → `12,346`.
+pub fn thousands(value: f64) -> String {
+    if !value.is_finite() {
+        return "-".into();
+    }
+    grouped(value.round() as u64)
+}
+
+/// `1234567` → `1,234,567`.
+pub fn grouped(value: u64) -> String {
+    let digits = value.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (index, digit) in digits.chars().enumerate() {
+        if index > 0 && (digits.len() - index).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
+}
+
+/// Milliseconds with two decimals, `-` when unknown.
+pub fn ms(value: f64) -> String {
+    if value.is_finite() {
+        format!("{value:.2}")
+    } else {
+        "-".into()
+    }
+}
+
+/// Microseconds with one decimal and a unit, `-` when unknown.
+pub fn micros(value: f64) -> String {
+    if value.is_finite() {
+        format!("{value:.1} us")
+    } else {
+        "-".into()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn medians_and_grouping() {
+        assert_eq!(median(&[3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(&[4.0, 1.0, 2.0, 3.0]), 2.5);
+        assert!(median(&[]).is_nan());
+        assert_eq!(grouped(0), "0");
+        assert_eq!(grouped(999), "999");
+        assert_eq!(grouped(1000), "1,000");
+        assert_eq!(grouped(1_234_567), "1,234,567");
+        assert_eq!(thousands(21_034.4), "21,034");
+    }
+}
