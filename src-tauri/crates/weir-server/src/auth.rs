@@ -67,14 +67,14 @@ fn basic_credentials(headers: &HeaderMap) -> Result<(String, String), ApiError> 
 }
 
 /// Checks an e-mail and API key; errors use the REST API's 401 texts.
-pub async fn authenticate(state: &AppState, headers: &HeaderMap) -> Result<UserRow, Error> {
+pub async fn authenticate(state: &AppState, headers: &HeaderMap) -> Result<Arc<UserRow>, Error> {
     let (email, key) = basic_credentials(headers)?;
     if !has_api_key_format(&key) {
         return Err(ApiError::unauthorized("Malformed API key").into());
     }
     let user = state
         .store()
-        .read(move |conn| crate::store::user_by_email(conn, &email))
+        .cached_user_by_email(&email)
         .await?
         .filter(|user| !user.is_system_bot && keys_match(&key, &user.api_key))
         .ok_or_else(|| ApiError::unauthorized("Invalid API key"))?;
@@ -110,7 +110,7 @@ pub async fn require_auth(
         Some(Ok(quota)) => Some(quota),
         Some(Err(exceeded)) => return rate_limited(exceeded),
     };
-    request.extensions_mut().insert(Caller(Arc::new(user)));
+    request.extensions_mut().insert(Caller(user));
     let mut response = next.run(request).await;
     if let Some(quota) = quota {
         add_quota_headers(response.headers_mut(), quota);

@@ -30,30 +30,74 @@ pub fn truncate_content(content: &str) -> String {
     format!("{kept}{TRUNCATION_MARKER}")
 }
 
-/// Stores a message with its rendering; returns its id.
-pub fn send(conn: &Connection, mut message: NewMessage) -> Result<i64> {
-    message.topic = truncate_topic(&message.topic);
-    message.content = truncate_content(&message.content);
-    message.rendered_content = render_markdown(&message.content);
-    store::insert_message(conn, &message)
+/// A message's topic and body, cut to Zulip's limits and rendered. Prepared before the
+/// write, so that the single writer thread only inserts.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Outgoing {
+    pub topic: String,
+    pub content: String,
+    pub rendered: String,
+}
+
+impl Outgoing {
+    pub fn new(topic: &str, content: &str) -> Self {
+        let content = truncate_content(content);
+        let rendered = render_markdown(&content);
+        Self {
+            topic: truncate_topic(topic),
+            content,
+            rendered,
+        }
+    }
+}
+
+/// Where a message goes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Destination {
+    Stream(i64),
+    Direct(i64),
+}
+
+/// Stores a prepared message; returns its id.
+pub fn send(
+    conn: &Connection,
+    sender_id: i64,
+    destination: Destination,
+    message: &Outgoing,
+    client: &str,
+    now: i64,
+) -> Result<i64> {
+    let (stream_id, recipient_id, topic) = match destination {
+        Destination::Stream(id) => (Some(id), None, message.topic.clone()),
+        Destination::Direct(id) => (None, Some(id), String::new()),
+    };
+    store::insert_message(
+        conn,
+        &NewMessage {
+            sender_id,
+            stream_id,
+            recipient_id,
+            topic,
+            content: message.content.clone(),
+            rendered_content: message.rendered.clone(),
+            client: client.to_owned(),
+            timestamp: now,
+        },
+    )
 }
 
 /// A direct message from Notification Bot to `recipient_id`.
 pub fn notify(conn: &Connection, recipient_id: i64, content: &str, now: i64) -> Result<i64> {
     let bot = store::user_by_email(conn, store::seed::NOTIFICATION_BOT_EMAIL)?
         .ok_or_else(|| Error::Internal("Notification Bot is missing".into()))?;
+    let message = Outgoing::new("", content);
     send(
         conn,
-        NewMessage {
-            sender_id: bot.user_id,
-            stream_id: None,
-            recipient_id: Some(recipient_id),
-            topic: String::new(),
-            content: content.to_owned(),
-            rendered_content: String::new(),
-            client: "Internal".into(),
-            timestamp: now,
-        },
+        bot.user_id,
+        Destination::Direct(recipient_id),
+        &message,
+        "Internal",
+        now,
     )
 }
 

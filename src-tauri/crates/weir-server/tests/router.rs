@@ -184,3 +184,35 @@ async fn rate_limit_answers_429_with_retry_after_once_the_window_is_full() {
     assert_eq!(json["code"], "RATE_LIMIT_HIT");
     assert!(json["retry-after"].as_f64().unwrap() > 0.0);
 }
+
+#[tokio::test]
+async fn a_regenerated_key_replaces_the_old_one_at_once_despite_the_auth_cache() {
+    let f = fixture(Config::default());
+    let me = |key: &str| {
+        Request::builder()
+            .uri("/api/v1/users/me")
+            .header(header::AUTHORIZATION, basic("member@globex.test", key))
+            .body(Body::empty())
+            .unwrap()
+    };
+    assert_eq!(
+        call(&f.state, me(MEMBER_KEY)).await.0,
+        StatusCode::OK,
+        "warms the cache"
+    );
+    let request = form(
+        "POST",
+        "/api/v1/users/me/api_key/regenerate",
+        &basic("member@globex.test", MEMBER_KEY),
+        "",
+    );
+    let (_, json) = call(&f.state, request).await;
+    let new_key = json["api_key"].as_str().unwrap().to_owned();
+
+    let (status, json) = call(&f.state, me(MEMBER_KEY)).await;
+    assert_eq!(
+        (status, json["msg"].as_str()),
+        (StatusCode::UNAUTHORIZED, Some("Invalid API key"))
+    );
+    assert_eq!(call(&f.state, me(&new_key)).await.0, StatusCode::OK);
+}

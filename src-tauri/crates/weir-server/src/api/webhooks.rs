@@ -7,6 +7,7 @@
 //! store exactly one message before answering.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use axum::body::Body;
 use axum::extract::{Path, State};
@@ -22,12 +23,12 @@ use crate::auth::{add_quota_headers, authenticate, rate_limited};
 use crate::clock::now_unix;
 use crate::error::{ApiError, Error};
 use crate::integrations::{
-    self, AuthScheme, EventSource, HandlerError, Integration, Payload, WebhookMessage, fnmatch,
+    self, AuthScheme, EventSource, HandlerError, Integration, Payload, fnmatch,
 };
 use crate::keys::{has_api_key_format, keys_match};
-use crate::messages::{notify, send};
+use crate::messages::{Destination, Outgoing, notify, send};
 use crate::params::{Params, read_body};
-use crate::store::{self, NewMessage, StreamRow, UserRow};
+use crate::store::{self, StreamRow, UserRow};
 
 pub async fn receive(
     State(state): State<AppState>,
@@ -88,17 +89,16 @@ fn is_form(headers: &HeaderMap) -> bool {
 }
 
 /// Webhook authentication by `api_key`, with the webhook error codes.
-async fn bot_by_api_key(state: &AppState, api_key: Option<String>) -> Result<UserRow, Error> {
+async fn bot_by_api_key(state: &AppState, api_key: Option<String>) -> Result<Arc<UserRow>, Error> {
     let api_key = api_key.ok_or_else(|| ApiError::missing_argument("api_key"))?;
     let invalid =
         |msg: &str| ApiError::new(StatusCode::UNAUTHORIZED, ErrorCode::InvalidApiKey, msg);
     if !has_api_key_format(&api_key) {
         return Err(invalid("Malformed API key").into());
     }
-    let lookup = api_key.clone();
     let user = state
         .store()
-        .read(move |conn| store::user_by_api_key(conn, &lookup))
+        .cached_user_by_api_key(&api_key)
         .await?
         .filter(|user| !user.is_system_bot && keys_match(&api_key, &user.api_key))
         .ok_or_else(|| invalid("Invalid API key"))?;
@@ -114,7 +114,7 @@ async fn bot_by_api_key(state: &AppState, api_key: Option<String>) -> Result<Use
 async fn deliver(
     state: &AppState,
     integration: &'static Integration,
-    sender: UserRow,
+    sender: Arc<UserRow>,
     headers: &HeaderMap,
     path: &str,
     body: &[u8],
@@ -173,14 +173,11 @@ async fn deliver(
         }
     }
     let client = integration.client_name();
-    let topic = topic_override.unwrap_or(message.topic.clone());
-    let message = WebhookMessage {
-        topic,
-        content: message.content,
-    };
+    let topic = topic_override.as_deref().unwrap_or(&message.topic);
+    let message = Outgoing::new(topic, &message.content);
     state
         .store()
-        .write(move |conn| post(conn, &sender, stream.as_deref(), message, &client))
+        .write(move |conn| post(conn, &sender, stream.as_deref(), &message, &client))
         .await?;
     Ok(success(json!({}), Vec::new()).into_response())
 }
@@ -201,7 +198,7 @@ fn unsupported_event(integration: &Integration, event: &str) -> Response {
 async fn missing_event_header(
     state: &AppState,
     integration: &Integration,
-    sender: UserRow,
+    sender: Arc<UserRow>,
     path: &str,
     header: &'static str,
 ) -> Error {
@@ -243,7 +240,7 @@ fn post(
     conn: &Connection,
     sender: &UserRow,
     stream: Option<&str>,
-    message: WebhookMessage,
+    message: &Outgoing,
     client: &str,
 ) -> Result<(), Error> {
     let now = now_unix();
@@ -252,7 +249,11 @@ fn post(
         let recipient = owner_of(sender).unwrap_or(sender.user_id);
         send(
             conn,
-            new_message(sender, None, Some(recipient), message, client, now),
+            sender.user_id,
+            Destination::Direct(recipient),
+            message,
+            client,
+            now,
         )?;
         return Ok(());
     };
@@ -289,10 +290,14 @@ fn post(
     };
     send(
         conn,
-        new_message(sender, Some(stream.stream_id), None, message, client, now),
+        sender.user_id,
+        Destination::Stream(stream.stream_id),
+        message,
+        client,
+        now,
     )?;
     if let Some(owner) = owner_of(sender)
-        && store::subscriber_ids(conn, stream.stream_id)?.is_empty()
+        && !store::has_subscribers(conn, stream.stream_id)?
     {
         let text = format!(
             "Your bot `{}` tried to send a message to channel #**{}**. The channel exists but \
@@ -315,30 +320,6 @@ fn may_post(conn: &Connection, sender: &UserRow, stream: &StreamRow) -> Result<b
     match owner_of(sender) {
         Some(owner) => Ok(store::is_subscribed(conn, owner, stream.stream_id)?),
         None => Ok(false),
-    }
-}
-
-fn new_message(
-    sender: &UserRow,
-    stream_id: Option<i64>,
-    recipient_id: Option<i64>,
-    message: WebhookMessage,
-    client: &str,
-    now: i64,
-) -> NewMessage {
-    NewMessage {
-        sender_id: sender.user_id,
-        stream_id,
-        recipient_id,
-        topic: if stream_id.is_some() {
-            message.topic
-        } else {
-            String::new()
-        },
-        content: message.content,
-        rendered_content: String::new(),
-        client: client.to_owned(),
-        timestamp: now,
     }
 }
 

@@ -7,6 +7,7 @@
 //! success reply always means the change is on disk. Reads use a small pool of WAL
 //! readers and never wait for the writer.
 
+mod cache;
 mod messages;
 mod schema;
 pub mod seed;
@@ -41,6 +42,7 @@ type Job = Box<dyn FnOnce(&Connection) -> (bool, Finisher) + Send>;
 pub struct Store {
     jobs: mpsc::Sender<Job>,
     readers: Arc<ReaderPool>,
+    users: Arc<cache::UserCache>,
 }
 
 struct ReaderPool {
@@ -55,15 +57,29 @@ impl Store {
         let path = data_dir.join(DATABASE_FILE);
         let mut writer = open_connection(&path, false)?;
         schema::migrate(&mut writer)?;
+        let users = Arc::new(cache::UserCache::default());
+        let dirty = users.dirty_flag();
+        writer.update_hook(Some(
+            move |_: rusqlite::hooks::Action, _: &str, table: &str, _: i64| {
+                if table == "users" {
+                    dirty.store(true, std::sync::atomic::Ordering::Release);
+                }
+            },
+        ));
         let (jobs, queue) = mpsc::channel::<Job>(1024);
+        let writer_users = Arc::clone(&users);
         std::thread::Builder::new()
             .name("weir-db-writer".into())
-            .spawn(move || run_writer(writer, queue))?;
+            .spawn(move || run_writer(writer, queue, &writer_users))?;
         let readers = Arc::new(ReaderPool {
             path,
             idle: Mutex::new(Vec::new()),
         });
-        Ok(Self { jobs, readers })
+        Ok(Self {
+            jobs,
+            readers,
+            users,
+        })
     }
 
     /// Whether a database already exists in `data_dir` (for `--seed`'s refusal).
@@ -97,6 +113,39 @@ impl Store {
             .await
             .map_err(|_| E::from(Error::WriterStopped))?;
         answer.await.map_err(|_| E::from(Error::WriterStopped))?
+    }
+
+    /// A user by e-mail (case-insensitive), from memory when possible: authentication
+    /// runs on every request.
+    pub async fn cached_user_by_email(&self, email: &str) -> Result<Option<Arc<UserRow>>> {
+        if let Some(user) = self.users.by_email(email) {
+            return Ok(Some(user));
+        }
+        let email = email.to_owned();
+        self.cache_miss(move |conn| users::user_by_email(conn, &email))
+            .await
+    }
+
+    /// A user by API key, from memory when possible (webhooks authenticate this way).
+    pub async fn cached_user_by_api_key(&self, api_key: &str) -> Result<Option<Arc<UserRow>>> {
+        if let Some(user) = self.users.by_key(api_key) {
+            return Ok(Some(user));
+        }
+        let api_key = api_key.to_owned();
+        self.cache_miss(move |conn| users::user_by_api_key(conn, &api_key))
+            .await
+    }
+
+    async fn cache_miss<F>(&self, lookup: F) -> Result<Option<Arc<UserRow>>>
+    where
+        F: FnOnce(&Connection) -> Result<Option<UserRow>> + Send + 'static,
+    {
+        let generation = self.users.generation();
+        let found = self.read(lookup).await?.map(Arc::new);
+        if let Some(user) = &found {
+            self.users.remember(user, generation);
+        }
+        Ok(found)
     }
 
     /// Runs `work` on a pooled read connection, off the async threads.
@@ -151,7 +200,7 @@ fn open_connection(path: &Path, read_only: bool) -> Result<Connection> {
     Ok(conn)
 }
 
-fn run_writer(mut conn: Connection, mut queue: mpsc::Receiver<Job>) {
+fn run_writer(mut conn: Connection, mut queue: mpsc::Receiver<Job>, users: &cache::UserCache) {
     while let Some(first) = queue.blocking_recv() {
         let mut group = vec![first];
         while group.len() < MAX_GROUP {
@@ -168,6 +217,7 @@ fn run_writer(mut conn: Connection, mut queue: mpsc::Receiver<Job>) {
         let finishers = match finishers {
             Ok(finishers) | Err(GroupFailure { finishers, .. }) => finishers,
         };
+        users.invalidate_if_dirty();
         for finish in finishers {
             finish(committed);
         }

@@ -103,6 +103,14 @@ pub fn subscriber_ids(conn: &Connection, stream_id: i64) -> Result<Vec<i64>> {
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
+pub fn has_subscribers(conn: &Connection, stream_id: i64) -> Result<bool> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT EXISTS (SELECT 1 FROM subscriptions WHERE stream_id = ?1 AND active = 1)",
+        )?
+        .query_row([stream_id], |row| row.get(0))?)
+}
+
 /// Active subscribers of every stream, in one query (for listings and `register`).
 pub fn all_subscribers(conn: &Connection) -> Result<HashMap<i64, Vec<i64>>> {
     let mut statement = conn.prepare_cached(
