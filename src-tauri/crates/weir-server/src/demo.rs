@@ -49,6 +49,7 @@ const BOTS: &[(&str, &str, u8, &str)] = &[
     ("Triage Hook", "triage", 3, "ivan"),
     ("Welcome Bot", "welcome", 4, "bruno"),
     ("Metrics", "metrics", 2, "priya"),
+    ("Changelog", "changelog", 2, "ada"),
 ];
 
 /// (name, description, private, members by short name or a role group)

@@ -16,13 +16,21 @@ pub fn check_stream_name(raw: &str) -> Result<String, ApiError> {
             "Channel name too long (limit: {MAX_STREAM_NAME_CHARS} characters)."
         )));
     }
-    if let Some(position) = name.chars().position(char::is_control) {
+    if let Some(position) = name.chars().position(|c| !is_printable(c)) {
         return Err(ApiError::bad_request(format!(
             "Invalid character in channel name, at position {}.",
             position + 1
         )));
     }
     Ok(name.to_owned())
+}
+
+/// Zulip's `is_character_printable`: no control characters (Cc) and none of Unicode's 66
+/// noncharacters (U+FDD0..U+FDEF and the last two code points of every plane). Rust strings
+/// cannot hold surrogates (Cs), the third category Zulip refuses.
+fn is_printable(c: char) -> bool {
+    let code = u32::from(c);
+    !(c.is_control() || (0xFDD0..=0xFDEF).contains(&code) || code & 0xFFFE == 0xFFFE)
 }
 
 #[cfg(test)]
@@ -52,6 +60,19 @@ mod tests {
             Some("Channel name too long (limit: 60 characters).")
         );
         assert!(check_stream_name(&"é".repeat(60)).is_ok());
+        for nonchar in [
+            '\u{FFFE}',
+            '\u{FFFF}',
+            '\u{FDD0}',
+            '\u{1FFFE}',
+            '\u{10FFFF}',
+        ] {
+            assert_eq!(
+                message(&format!("ab{nonchar}")).as_deref(),
+                Some("Invalid character in channel name, at position 3."),
+                "{nonchar:?}"
+            );
+        }
         assert_eq!(
             message(" ab\u{7}c").as_deref(),
             Some("Invalid character in channel name, at position 3.")

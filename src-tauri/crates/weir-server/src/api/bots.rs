@@ -4,6 +4,7 @@ use axum::extract::{Path, State};
 use serde_json::json;
 use zulip_api::{Bot, BotType, CreateBotResponse, Role};
 
+use super::reads::gravatar_url;
 use super::{ApiResult, success};
 use crate::AppState;
 use crate::auth::Caller;
@@ -14,6 +15,14 @@ use crate::params::Params;
 use crate::store::{self, NewUser, UserRow};
 
 const MAX_FULL_NAME_CHARS: usize = 100;
+
+/// Zulip's `require_member_or_admin` for the bot endpoints.
+pub fn refuse_guests(caller: &Caller) -> Result<(), ApiError> {
+    if caller.is_guest() {
+        return Err(ApiError::bad_request("Not allowed for guest users"));
+    }
+    Ok(())
+}
 
 fn bot_dto(bot: &UserRow) -> Bot {
     Bot {
@@ -33,6 +42,7 @@ fn bot_dto(bot: &UserRow) -> Bot {
 }
 
 pub async fn list_bots(State(state): State<AppState>, caller: Caller, params: Params) -> ApiResult {
+    refuse_guests(&caller)?;
     let owner_id = caller.user_id;
     let bots = state
         .store()
@@ -55,9 +65,7 @@ pub async fn create_bot(
     caller: Caller,
     mut params: Params,
 ) -> ApiResult {
-    if caller.is_guest() {
-        return Err(ApiError::bad_request("Not allowed for guest users").into());
-    }
+    refuse_guests(&caller)?;
     let full_name = params.require_str("full_name")?.trim().to_owned();
     let short_name = params.require_str("short_name")?.trim().to_lowercase();
     let bot_type = match params.take_int("bot_type")? {
@@ -94,6 +102,7 @@ pub async fn create_bot(
                 .map(|realm| realm.bot_domain)
                 .unwrap_or_default();
             let email = format!("{short_name}-bot@{domain}");
+            let email_for_avatar = email.clone();
             if store::user_by_email(conn, &email)?.is_some() {
                 return Err(ApiError::bad_request("Username already in use").into());
             }
@@ -119,7 +128,7 @@ pub async fn create_bot(
             Ok::<_, Error>(CreateBotResponse {
                 user_id,
                 api_key,
-                avatar_url: None,
+                avatar_url: Some(gravatar_url(&email_for_avatar)),
                 default_sending_stream: None,
                 default_events_register_stream: None,
                 default_all_public_streams: false,
@@ -135,6 +144,7 @@ pub async fn regenerate_bot_key(
     Path(bot_id): Path<String>,
     params: Params,
 ) -> ApiResult {
+    refuse_guests(&caller)?;
     let bot_id: i64 = bot_id
         .parse()
         .map_err(|_| ApiError::bad_request("No such bot"))?;

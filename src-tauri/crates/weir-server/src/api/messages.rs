@@ -125,6 +125,14 @@ pub async fn get_messages(
     success(body, ignored)
 }
 
+/// The query for the one newest message `viewer` can see.
+pub fn newest_visible_query(
+    conn: &rusqlite::Connection,
+    viewer: &UserRow,
+) -> Result<MessageQuery, Error> {
+    build_query(conn, viewer, &[], i64::MAX, 1, 0)
+}
+
 fn build_query(
     conn: &rusqlite::Connection,
     viewer: &UserRow,

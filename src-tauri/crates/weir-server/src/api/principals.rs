@@ -41,7 +41,7 @@ pub fn parse_principals(
     };
     let items = as_list("principals", value)?;
     let integers_allowed = feature_level >= INTEGER_PRINCIPALS_LEVEL;
-    let wants_ids = integers_allowed && items.first().is_some_and(Value::is_i64);
+    let wants_ids = integers_allowed && items.first().is_some_and(Value::is_number);
     items
         .into_iter()
         .enumerate()

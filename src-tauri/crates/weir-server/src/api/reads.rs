@@ -42,7 +42,17 @@ pub async fn server_settings(State(state): State<AppState>, params: Params) -> A
     success(body, params.into_ignored())
 }
 
-/// A user as `viewer` may see them (`delivery_email` is for administrators).
+/// Zulip's avatar for a user without an uploaded one: their Gravatar, by e-mail hash.
+pub fn gravatar_url(email: &str) -> String {
+    use md5::{Digest, Md5};
+    let digest = Md5::digest(email.trim().to_lowercase().as_bytes());
+    let hex: String = digest.iter().map(|byte| format!("{byte:02x}")).collect();
+    format!("https://secure.gravatar.com/avatar/{hex}?d=identicon&version=1")
+}
+
+/// A user as `viewer` may see them. `delivery_email` is visible to administrators, to
+/// the user themself, and for bots to everyone, as in Zulip. `avatar_url` is null, as
+/// Zulip sends it with `client_gravatar` (the default of these listings).
 pub fn user_dto(user: &UserRow, viewer: &UserRow) -> User {
     User {
         user_id: user.user_id,
@@ -59,7 +69,10 @@ pub fn user_dto(user: &UserRow, viewer: &UserRow) -> User {
         avatar_url: None,
         date_joined: user.date_joined.clone(),
         timezone: user.timezone.clone(),
-        delivery_email: viewer.is_org_admin().then(|| user.email.clone()),
+        delivery_email: (viewer.is_org_admin()
+            || viewer.user_id == user.user_id
+            || user.bot_type.is_some())
+        .then(|| user.email.clone()),
     }
 }
 
@@ -97,11 +110,32 @@ pub async fn get_users(State(state): State<AppState>, caller: Caller, params: Pa
     success(json!({ "members": members }), params.into_ignored())
 }
 
-pub async fn get_own_user(caller: Caller, params: Params) -> ApiResult {
-    let mut body = serde_json::to_value(user_dto(&caller, &caller))
-        .map_err(|error| Error::Internal(error.to_string()))?;
+/// `GET /users/me`: Zulip answers it without `client_gravatar`, so with an avatar URL,
+/// plus the newest message id the caller can see.
+pub async fn get_own_user(
+    State(state): State<AppState>,
+    caller: Caller,
+    params: Params,
+) -> ApiResult {
+    let mut user = user_dto(&caller, &caller);
+    user.avatar_url = Some(gravatar_url(&user.email));
+    let viewer = caller.0;
+    let max_message_id = state
+        .store()
+        .read(move |conn| {
+            let query = super::messages::newest_visible_query(conn, &viewer)?;
+            Ok::<_, Error>(
+                store::find_messages(conn, &query)?
+                    .messages
+                    .last()
+                    .map_or(-1, |row| row.id),
+            )
+        })
+        .await?;
+    let mut body =
+        serde_json::to_value(user).map_err(|error| Error::Internal(error.to_string()))?;
     if let Some(fields) = body.as_object_mut() {
-        fields.insert("api_key".into(), json!(caller.api_key));
+        fields.insert("max_message_id".into(), json!(max_message_id));
     }
     success(body, params.into_ignored())
 }

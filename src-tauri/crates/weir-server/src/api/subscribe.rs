@@ -33,9 +33,7 @@ pub async fn subscribe(
     caller: Caller,
     mut params: Params,
 ) -> ApiResult {
-    if caller.is_guest() {
-        return Err(ApiError::bad_request("Not allowed for guest users").into());
-    }
+    super::bots::refuse_guests(&caller)?;
     let (raw_names, descriptions) = parse_subscriptions(params.require_json("subscriptions")?)?;
     let principals = parse_principals(params.take_json("principals")?, state.feature_level())?;
     let invite_only = params.take_bool("invite_only", false)?;
@@ -106,6 +104,8 @@ fn add(
     let now = now_unix();
 
     let mut streams: Vec<StreamRow> = Vec::with_capacity(names.len());
+    // Zulip sends no "subscribed you" message for streams this request creates.
+    let mut created: Vec<i64> = Vec::new();
     for name in &names {
         let stream = match store::stream_by_name(conn, name)? {
             Some(stream) => {
@@ -119,7 +119,10 @@ fn add(
             None => {
                 let description = request.descriptions.get(&store::name_key(name));
                 let description = description.map_or("", String::as_str);
-                store::insert_stream(conn, None, name, description, request.invite_only, now)?
+                let stream =
+                    store::insert_stream(conn, None, name, description, request.invite_only, now)?;
+                created.push(stream.stream_id);
+                stream
             }
         };
         streams.push(stream);
@@ -137,10 +140,12 @@ fn add(
                         .entry(key)
                         .or_default()
                         .push(stream.name.clone());
-                    newly
-                        .entry(target.user_id)
-                        .or_default()
-                        .push(stream.name.clone());
+                    if !created.contains(&stream.stream_id) {
+                        newly
+                            .entry(target.user_id)
+                            .or_default()
+                            .push(stream.name.clone());
+                    }
                 }
                 SubscriptionChange::AlreadyThere => {
                     response

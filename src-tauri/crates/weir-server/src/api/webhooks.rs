@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use axum::body::Body;
-use axum::extract::{Path, State};
+use axum::extract::{OriginalUri, Path, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use rusqlite::Connection;
@@ -34,7 +34,7 @@ pub async fn receive(
     State(state): State<AppState>,
     Path(name): Path<String>,
     headers: HeaderMap,
-    uri: axum::http::Uri,
+    OriginalUri(uri): OriginalUri,
     body: Body,
 ) -> Response {
     match handle(&state, &name, &headers, &uri, body).await {

@@ -77,9 +77,10 @@ pub fn stream_by_id(conn: &Connection, stream_id: i64) -> Result<Option<StreamRo
         .optional()?)
 }
 
-/// Every stream, sorted by name as Zulip lists them.
+/// Every stream, sorted by name as Zulip lists them (by code point: SQLite's BINARY
+/// collation on UTF-8 gives the same order).
 pub fn all_streams(conn: &Connection) -> Result<Vec<StreamRow>> {
-    let sql = format!("SELECT {COLUMNS} FROM streams ORDER BY name_key, stream_id");
+    let sql = format!("SELECT {COLUMNS} FROM streams ORDER BY name, stream_id");
     let mut statement = conn.prepare_cached(&sql)?;
     let rows = statement.query_map([], from_row)?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
@@ -97,7 +98,8 @@ pub fn is_subscribed(conn: &Connection, user_id: i64, stream_id: i64) -> Result<
 
 pub fn subscriber_ids(conn: &Connection, stream_id: i64) -> Result<Vec<i64>> {
     let mut statement = conn.prepare_cached(
-        "SELECT user_id FROM subscriptions WHERE stream_id = ?1 AND active = 1 ORDER BY user_id",
+        "SELECT s.user_id FROM subscriptions s JOIN users u ON u.user_id = s.user_id
+         WHERE s.stream_id = ?1 AND s.active = 1 AND u.is_active = 1 ORDER BY s.user_id",
     )?;
     let rows = statement.query_map([stream_id], |row| row.get(0))?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
@@ -106,15 +108,17 @@ pub fn subscriber_ids(conn: &Connection, stream_id: i64) -> Result<Vec<i64>> {
 pub fn has_subscribers(conn: &Connection, stream_id: i64) -> Result<bool> {
     Ok(conn
         .prepare_cached(
-            "SELECT EXISTS (SELECT 1 FROM subscriptions WHERE stream_id = ?1 AND active = 1)",
+            "SELECT EXISTS (SELECT 1 FROM subscriptions s JOIN users u ON u.user_id = s.user_id
+                         WHERE s.stream_id = ?1 AND s.active = 1 AND u.is_active = 1)",
         )?
         .query_row([stream_id], |row| row.get(0))?)
 }
 
-/// Active subscribers of every stream, in one query (for listings and `register`).
+/// Subscribers (active subscriptions of active users) of every stream, in one query (for listings and `register`).
 pub fn all_subscribers(conn: &Connection) -> Result<HashMap<i64, Vec<i64>>> {
     let mut statement = conn.prepare_cached(
-        "SELECT stream_id, user_id FROM subscriptions WHERE active = 1 ORDER BY stream_id, user_id",
+        "SELECT s.stream_id, s.user_id FROM subscriptions s JOIN users u ON u.user_id = s.user_id
+         WHERE s.active = 1 AND u.is_active = 1 ORDER BY s.stream_id, s.user_id",
     )?;
     let mut by_stream: HashMap<i64, Vec<i64>> = HashMap::new();
     let rows = statement.query_map([], |row| Ok((row.get::<_, i64>(0)?, row.get::<_, i64>(1)?)))?;

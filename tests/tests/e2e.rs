@@ -1,0 +1,655 @@
+//! End to end: the real `weir` app, driven through `tauri-driver` and WebKitWebDriver.
+//!
+//! This test prepares everything and hands the browser work to the pytest + selenium
+//! script in `tests/e2e/` (see `test_app.py` for the story it tells):
+//!
+//! * builds the app once (`cargo build -p weir --bin weir`; `WEIR_APP_BIN` wins when set),
+//!   which embeds `ui/dist` (built by the test command before cargo runs);
+//! * starts a `weir-server` with the standard organization (the "real" organization of
+//!   the second account) and writes a zuliprc for one of its members;
+//! * starts `tauri-driver` on free loopback ports, in its own process group, with fresh
+//!   `XDG_DATA_HOME` / `XDG_CONFIG_HOME` / `XDG_CACHE_HOME` for the app; the session bus
+//!   (and so the test's Secret Service) is inherited;
+//! * runs `<workspace>/.venv/bin/python -m pytest tests/e2e` (`WEIR_PYTHON` wins when set);
+//! * checks that deleting the WebDriver session quit the app, stops the driver and kills
+//!   whatever it left (only processes it started, by id), and scans the app's files once
+//!   more, after the app closed its databases, for the API key.
+//!
+//! It needs a display and a private keyring session: run it through `scripts/test.sh`, or
+//! `xvfb-run -a -s "-screen 0 1280x800x24" scripts/with-keyring.sh cargo test -p
+//! weir-tests --test e2e -- --nocapture` after `(cd ui && npm run build)`.
+//! Screenshots land in `<workspace>/artifacts/e2e/` (plus `failure-<step>.png/.html` when a
+//! step fails). `WEIR_E2E_TIMEOUT` (seconds, default 30) bounds each wait in the script.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
+use std::os::unix::fs::PermissionsExt;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+
+use weir_tests::{MEMBER, REALM_NAME, TestServer, looks_like_panic, workspace_root};
+
+/// The Tauri identifier: the app's directories are `<XDG home>/dev.weir.desktop`.
+const APP_IDENTIFIER: &str = "dev.weir.desktop";
+/// How long tauri-driver and its WebKitWebDriver may take to listen.
+const DRIVER_START_TIMEOUT: Duration = Duration::from_secs(30);
+/// The whole browser script, app start-up included.
+const PYTEST_TIMEOUT: Duration = Duration::from_secs(600);
+/// How long the app may take to quit once its WebDriver session is deleted.
+const APP_EXIT_TIMEOUT: Duration = Duration::from_secs(20);
+/// Bots owned by [`MEMBER`] in the standard seed (relay-bot and helper-bot).
+const MEMBER_BOTS: usize = 2;
+
+#[test]
+fn the_real_app_shows_the_demo_and_imports_a_zuliprc_into_the_keyring() {
+    require_test_session();
+    let ui_index = workspace_root().join("ui").join("dist").join("index.html");
+    assert!(
+        ui_index.is_file(),
+        "{} does not exist: the app embeds the built UI. Build it first with \
+         `(cd ui && npm run build)` (scripts/test.sh does).",
+        ui_index.display()
+    );
+    let python = python();
+    let tauri_driver = tauri_driver_binary();
+    let app = app_binary();
+
+    // The second account's organization, and its plaintext zuliprc.
+    let server = TestServer::standard();
+    let scratch = tempfile::tempdir().expect("temp dir");
+    let homes = Homes::create(scratch.path());
+    let zuliprc = scratch.path().join("rc").join("zuliprc");
+    fs::create_dir(zuliprc.parent().expect("rc dir")).expect("create rc dir");
+    fs::write(
+        &zuliprc,
+        format!(
+            "[api]\nemail={}\nkey={}\nsite={}\n",
+            MEMBER.email, MEMBER.key, server.base_url
+        ),
+    )
+    .expect("write zuliprc");
+    fs::set_permissions(&zuliprc, fs::Permissions::from_mode(0o600)).expect("chmod zuliprc");
+
+    let artifacts = workspace_root().join("artifacts").join("e2e");
+    clear_old_artifacts(&artifacts);
+
+    let mut driver = Driver::start(&tauri_driver, &homes, scratch.path());
+    let pytest = run_pytest(
+        &python,
+        &[
+            ("WEIR_E2E_WEBDRIVER_URL", driver.url()),
+            ("WEIR_E2E_APP", app.display().to_string()),
+            ("WEIR_E2E_DATA_HOME", homes.data.display().to_string()),
+            ("WEIR_E2E_CONFIG_HOME", homes.config.display().to_string()),
+            ("WEIR_E2E_CACHE_HOME", homes.cache.display().to_string()),
+            ("WEIR_E2E_ARTIFACTS", artifacts.display().to_string()),
+            ("WEIR_E2E_ZULIPRC", zuliprc.display().to_string()),
+            ("WEIR_E2E_SITE", server.base_url.clone()),
+            ("WEIR_E2E_EMAIL", MEMBER.email.to_string()),
+            ("WEIR_E2E_KEY", MEMBER.key.to_string()),
+            ("WEIR_E2E_FULL_NAME", MEMBER.full_name.to_string()),
+            ("WEIR_E2E_REALM", REALM_NAME.to_string()),
+            ("WEIR_E2E_BOT_COUNT", MEMBER_BOTS.to_string()),
+        ],
+        scratch.path(),
+    );
+    // Deleting the session (the script's last act) must have quit the app.
+    let left_behind = driver.wait_for_app_exit(APP_EXIT_TIMEOUT);
+    let driver_log = driver.stop();
+
+    let report = format!(
+        "--- pytest ({}) ---\n{}\n--- tauri-driver, WebKitWebDriver and app (stderr) ---\n{}\n\
+         --- weir-server (stderr, tail) ---\n{}\n\
+         --- app processes left after the session ended (killed) ---\n{left_behind:#?}",
+        pytest.describe_status(),
+        pytest.output,
+        tail(&driver_log, 200),
+        tail(&server.stderr(), 40)
+    );
+    println!("{report}");
+    assert!(pytest.passed(), "the end-to-end script failed\n{report}");
+    assert!(
+        left_behind.is_empty(),
+        "the app did not quit when its WebDriver session was deleted; still running after \
+         {APP_EXIT_TIMEOUT:?} (then killed): {left_behind:?}"
+    );
+    assert!(
+        !looks_like_panic(&driver_log),
+        "the app (or a driver) panicked\n{report}"
+    );
+    assert!(
+        !driver_log.contains(MEMBER.key),
+        "the API key appears in the app's log output\n{report}"
+    );
+
+    // Once more with the app closed (its SQLite files checkpointed and closed).
+    assert!(!zuliprc.exists(), "the plaintext zuliprc was not deleted");
+    let leaks = files_containing(&[&homes.data, &homes.config, &homes.cache], MEMBER.key);
+    assert!(
+        leaks.is_empty(),
+        "after the app quit, the API key is in plaintext in: {leaks:?}"
+    );
+    assert!(
+        homes.data.join(APP_IDENTIFIER).is_dir(),
+        "the app did not use its XDG data home {}",
+        homes.data.display()
+    );
+
+    let shots = screenshots(&artifacts);
+    for expected in ["memberships", "local-server", "bots", "accounts"] {
+        assert!(
+            shots.contains_key(expected),
+            "no screenshot {expected}.png in {}",
+            artifacts.display()
+        );
+    }
+    println!("screenshots:");
+    for path in shots.values() {
+        println!("  {}", path.display());
+    }
+}
+
+/// Refuses to run outside the test command's display and private keyring: the app must
+/// never write a key into the developer's own keyring.
+fn require_test_session() {
+    let how = "run it through scripts/test.sh, or: (cd ui && npm run build) && xvfb-run -a -s \
+               \"-screen 0 1280x800x24\" scripts/with-keyring.sh cargo test -p weir-tests \
+               --test e2e";
+    if std::env::var_os("DISPLAY").is_none_or(|d| d.is_empty()) {
+        panic!("DISPLAY is not set: the end-to-end test needs an X display; {how}");
+    }
+    if std::env::var_os("WEIR_KEYRING_SESSION").is_none()
+        || std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_none_or(|d| d.is_empty())
+    {
+        panic!(
+            "no private keyring session (WEIR_KEYRING_SESSION and DBUS_SESSION_BUS_ADDRESS \
+             are set by scripts/with-keyring.sh): the end-to-end test stores an API key in \
+             the Secret Service and must not use your own keyring; {how}"
+        );
+    }
+}
+
+fn python() -> PathBuf {
+    let python = match std::env::var_os("WEIR_PYTHON").filter(|p| !p.is_empty()) {
+        Some(p) => PathBuf::from(p),
+        None => workspace_root().join(".venv").join("bin").join("python"),
+    };
+    let fix = "scripts/setup.sh --test creates it; by hand: python3 -m venv .venv && \
+               .venv/bin/pip install -r tests/e2e/requirements.txt";
+    assert!(
+        python.exists(),
+        "no Python for the end-to-end script: {} does not exist ({fix})",
+        python.display()
+    );
+    let probe = Command::new(&python)
+        .args(["-c", "import pytest, selenium, secretstorage"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {}: {e}", python.display()));
+    assert!(
+        probe.status.success(),
+        "{} lacks the end-to-end script's packages ({fix}):\n{}",
+        python.display(),
+        String::from_utf8_lossy(&probe.stderr)
+    );
+    python
+}
+
+/// `tauri-driver` from `PATH`, else `~/.cargo/bin`; and the WebKitWebDriver it runs.
+fn tauri_driver_binary() -> PathBuf {
+    let found = find_in_path("tauri-driver").or_else(|| {
+        let home = std::env::var_os("HOME")?;
+        let candidate = PathBuf::from(home)
+            .join(".cargo")
+            .join("bin")
+            .join("tauri-driver");
+        candidate.is_file().then_some(candidate)
+    });
+    let Some(driver) = found else {
+        panic!(
+            "tauri-driver is not installed (neither on PATH nor in ~/.cargo/bin): \
+             `cargo install tauri-driver --locked` (scripts/setup.sh --test does)"
+        );
+    };
+    assert!(
+        find_in_path("WebKitWebDriver").is_some(),
+        "WebKitWebDriver is not on PATH: install the `webkit2gtk-driver` package \
+         (scripts/setup.sh --test does)"
+    );
+    driver
+}
+
+fn find_in_path(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(name))
+        .find(|candidate| candidate.is_file())
+}
+
+fn target_dir() -> PathBuf {
+    match std::env::var_os("CARGO_TARGET_DIR").filter(|d| !d.is_empty()) {
+        Some(dir) => {
+            let dir = PathBuf::from(dir);
+            if dir.is_absolute() {
+                dir
+            } else {
+                workspace_root().join(dir)
+            }
+        }
+        None => workspace_root().join("target"),
+    }
+}
+
+/// The app under test: `WEIR_APP_BIN`, or a fresh `cargo build -p weir --bin weir`.
+fn app_binary() -> PathBuf {
+    if let Some(bin) = std::env::var_os("WEIR_APP_BIN").filter(|b| !b.is_empty()) {
+        let bin = PathBuf::from(bin);
+        assert!(
+            bin.is_file(),
+            "WEIR_APP_BIN={} is not a file",
+            bin.display()
+        );
+        return bin.canonicalize().expect("canonical WEIR_APP_BIN");
+    }
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let started = Instant::now();
+    let output = Command::new(&cargo)
+        .args(["build", "-p", "weir", "--bin", "weir"])
+        .current_dir(workspace_root())
+        .stdin(Stdio::null())
+        .output()
+        .unwrap_or_else(|e| panic!("could not run {cargo:?} build -p weir: {e}"));
+    assert!(
+        output.status.success(),
+        "`cargo build -p weir --bin weir` failed ({}):\n{}",
+        output.status,
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let bin = target_dir().join("debug").join("weir");
+    assert!(
+        bin.is_file(),
+        "built weir but {} does not exist",
+        bin.display()
+    );
+    println!("app: {} (built in {:?})", bin.display(), started.elapsed());
+    bin.canonicalize().expect("canonical app path")
+}
+
+/// Fresh XDG homes for the app.
+struct Homes {
+    data: PathBuf,
+    config: PathBuf,
+    cache: PathBuf,
+}
+
+impl Homes {
+    fn create(root: &Path) -> Homes {
+        let make = |name: &str| {
+            let dir = root.join("xdg").join(name);
+            fs::create_dir_all(&dir).expect("create XDG dir");
+            dir
+        };
+        Homes {
+            data: make("data"),
+            config: make("config"),
+            cache: make("cache"),
+        }
+    }
+}
+
+/// Removes the previous run's screenshots and failure dumps, so that what is in
+/// `artifacts/e2e` always comes from the last run.
+fn clear_old_artifacts(dir: &Path) {
+    fs::create_dir_all(dir).expect("create artifacts dir");
+    for entry in fs::read_dir(dir).expect("read artifacts dir").flatten() {
+        let path = entry.path();
+        let ours = path
+            .extension()
+            .is_some_and(|ext| ext == "png" || ext == "html");
+        if ours && path.is_file() {
+            fs::remove_file(&path).expect("remove old artifact");
+        }
+    }
+}
+
+fn screenshots(dir: &Path) -> BTreeMap<String, PathBuf> {
+    fs::read_dir(dir)
+        .expect("read artifacts dir")
+        .flatten()
+        .map(|entry| entry.path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "png"))
+        .filter_map(|path| {
+            let stem = path.file_stem()?.to_str()?.to_string();
+            Some((stem, path))
+        })
+        .collect()
+}
+
+/// Every file under `roots` whose bytes contain `needle` (as UTF-8 or UTF-16LE).
+fn files_containing(roots: &[&Path], needle: &str) -> Vec<PathBuf> {
+    let utf8 = needle.as_bytes().to_vec();
+    let utf16: Vec<u8> = needle.encode_utf16().flat_map(u16::to_le_bytes).collect();
+    let mut found = Vec::new();
+    let mut stack: Vec<PathBuf> = roots.iter().map(|r| r.to_path_buf()).collect();
+    while let Some(path) = stack.pop() {
+        let Ok(meta) = fs::symlink_metadata(&path) else {
+            continue;
+        };
+        if meta.is_dir() {
+            for entry in fs::read_dir(&path).expect("read dir").flatten() {
+                stack.push(entry.path());
+            }
+        } else if meta.is_file() {
+            let bytes = fs::read(&path).expect("read file");
+            let contains = |n: &[u8]| bytes.windows(n.len()).any(|w| w == n);
+            if contains(&utf8) || contains(&utf16) {
+                found.push(path);
+            }
+        }
+    }
+    found
+}
+
+/// The last `lines` lines of a log.
+fn tail(text: &str, lines: usize) -> String {
+    let all: Vec<&str> = text.lines().collect();
+    all[all.len().saturating_sub(lines)..].join("\n")
+}
+
+/// A free loopback port (free when asked; tauri-driver binds it a moment later, and a
+/// start that loses the race is retried).
+fn free_ports() -> (u16, u16) {
+    let a = TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).expect("bind");
+    let b = TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).expect("bind");
+    (
+        a.local_addr().expect("addr").port(),
+        b.local_addr().expect("addr").port(),
+    )
+}
+
+fn accepts(port: u16) -> bool {
+    let address = SocketAddr::from((Ipv4Addr::LOCALHOST, port));
+    TcpStream::connect_timeout(&address, Duration::from_millis(200)).is_ok()
+}
+
+/// A running `tauri-driver` (and, through it, WebKitWebDriver and the app). It is the
+/// leader of its own process group; whatever of that group and of its process tree is
+/// still running is killed when it stops (or is dropped).
+struct Driver {
+    child: Option<Child>,
+    port: u16,
+    log_path: PathBuf,
+}
+
+impl Driver {
+    fn start(binary: &Path, homes: &Homes, log_dir: &Path) -> Driver {
+        let mut failures = Vec::new();
+        for attempt in 1..=3 {
+            let (port, native_port) = free_ports();
+            let log_path = log_dir.join(format!("tauri-driver-{attempt}.log"));
+            let log = fs::File::create(&log_path).expect("create driver log");
+            let child = Command::new(binary)
+                .args(["--port", &port.to_string()])
+                .args(["--native-port", &native_port.to_string()])
+                .env("XDG_DATA_HOME", &homes.data)
+                .env("XDG_CONFIG_HOME", &homes.config)
+                .env("XDG_CACHE_HOME", &homes.cache)
+                .stdin(Stdio::null())
+                .stdout(log.try_clone().expect("clone log"))
+                .stderr(log)
+                .process_group(0)
+                .spawn()
+                .unwrap_or_else(|e| panic!("cannot start {}: {e}", binary.display()));
+            let mut driver = Driver {
+                child: Some(child),
+                port,
+                log_path,
+            };
+            let deadline = Instant::now() + DRIVER_START_TIMEOUT;
+            loop {
+                if accepts(port) && accepts(native_port) {
+                    return driver;
+                }
+                let exited = driver
+                    .child
+                    .as_mut()
+                    .and_then(|c| c.try_wait().ok().flatten());
+                if exited.is_some() || Instant::now() > deadline {
+                    let why = match exited {
+                        Some(status) => format!("exited ({status})"),
+                        None => format!("not listening after {DRIVER_START_TIMEOUT:?}"),
+                    };
+                    let log = driver.stop();
+                    failures.push(format!("attempt {attempt}: tauri-driver {why}\n{log}"));
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(50));
+            }
+        }
+        panic!(
+            "tauri-driver did not come up:\n{}",
+            failures.join("\n---\n")
+        );
+    }
+
+    fn url(&self) -> String {
+        format!("http://127.0.0.1:{}", self.port)
+    }
+
+    fn pid(&self) -> Option<u32> {
+        self.child.as_ref().map(Child::id)
+    }
+
+    /// Waits for every process below the native driver (the app and its WebKit
+    /// processes) to end; returns those still running at the deadline.
+    fn wait_for_app_exit(&self, timeout: Duration) -> Vec<String> {
+        let Some(pid) = self.pid() else {
+            return Vec::new();
+        };
+        let deadline = Instant::now() + timeout;
+        loop {
+            let table = process_table();
+            let drivers: BTreeSet<u32> = table
+                .iter()
+                .filter(|(_, p)| p.ppid == pid)
+                .map(|(id, _)| *id)
+                .collect();
+            let left: Vec<String> = family(&table, pid)
+                .into_iter()
+                .filter(|id| *id != pid && !drivers.contains(id))
+                .map(|id| describe(id, &table))
+                .collect();
+            if left.is_empty() || Instant::now() > deadline {
+                return left;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    /// Stops tauri-driver and everything it started; returns its log.
+    fn stop(&mut self) -> String {
+        if let Some(mut child) = self.child.take() {
+            let pid = child.id();
+            // Everything of ours, collected before anything dies and gets reparented.
+            let ours = family(&process_table(), pid);
+            signal(&ours, "TERM");
+            let deadline = Instant::now() + Duration::from_secs(5);
+            loop {
+                let _ = child.try_wait();
+                let table = process_table();
+                let alive: Vec<u32> = ours
+                    .iter()
+                    .copied()
+                    .filter(|id| table.get(id).is_some_and(|p| p.state != 'Z'))
+                    .collect();
+                if alive.is_empty() {
+                    break;
+                }
+                if Instant::now() > deadline {
+                    signal(&alive, "KILL");
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+        fs::read_to_string(&self.log_path).unwrap_or_default()
+    }
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+fn signal(pids: &[u32], name: &str) {
+    if pids.is_empty() {
+        return;
+    }
+    let _ = Command::new("kill")
+        .arg(format!("-{name}"))
+        .args(pids.iter().map(u32::to_string))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status();
+}
+
+struct Proc {
+    ppid: u32,
+    pgrp: u32,
+    state: char,
+}
+
+/// Every process: pid -> parent, process group and state (from `/proc/<pid>/stat`).
+fn process_table() -> BTreeMap<u32, Proc> {
+    let mut table = BTreeMap::new();
+    let Ok(entries) = fs::read_dir("/proc") else {
+        return table;
+    };
+    for entry in entries.flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|s| s.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        let Ok(stat) = fs::read_to_string(entry.path().join("stat")) else {
+            continue;
+        };
+        // `pid (comm) state ppid pgrp ...`; comm may hold spaces and parentheses.
+        let Some(rest) = stat.rfind(')').map(|i| &stat[i + 1..]) else {
+            continue;
+        };
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        if let [state, ppid, pgrp, ..] = fields.as_slice() {
+            table.insert(
+                pid,
+                Proc {
+                    ppid: ppid.parse().unwrap_or(0),
+                    pgrp: pgrp.parse().unwrap_or(0),
+                    state: state.chars().next().unwrap_or('?'),
+                },
+            );
+        }
+    }
+    table
+}
+
+/// `root`, its descendants, and the members of its process group (which stay in the group
+/// when an ancestor dies and they are reparented). Zombies are left out.
+fn family(table: &BTreeMap<u32, Proc>, root: u32) -> Vec<u32> {
+    let mut found: BTreeSet<u32> = table
+        .iter()
+        .filter(|(_, p)| p.pgrp == root)
+        .map(|(id, _)| *id)
+        .collect();
+    found.insert(root);
+    let mut queue: Vec<u32> = found.iter().copied().collect();
+    while let Some(parent) = queue.pop() {
+        for (id, p) in table {
+            if p.ppid == parent && found.insert(*id) {
+                queue.push(*id);
+            }
+        }
+    }
+    found
+        .into_iter()
+        .filter(|id| table.get(id).is_some_and(|p| p.state != 'Z'))
+        .collect()
+}
+
+fn describe(pid: u32, table: &BTreeMap<u32, Proc>) -> String {
+    let cmdline = fs::read(format!("/proc/{pid}/cmdline"))
+        .map(|raw| {
+            String::from_utf8_lossy(&raw)
+                .split('\0')
+                .filter(|s| !s.is_empty())
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .unwrap_or_default();
+    let ppid = table.get(&pid).map_or(0, |p| p.ppid);
+    format!("pid {pid} (parent {ppid}): {cmdline}")
+}
+
+struct Pytest {
+    status: Option<ExitStatus>,
+    output: String,
+}
+
+impl Pytest {
+    fn passed(&self) -> bool {
+        self.status.is_some_and(|s| s.success())
+    }
+
+    fn describe_status(&self) -> String {
+        match self.status {
+            Some(status) => status.to_string(),
+            None => format!("killed after {PYTEST_TIMEOUT:?}"),
+        }
+    }
+}
+
+/// Runs the browser script (bounded by [`PYTEST_TIMEOUT`]).
+fn run_pytest(python: &Path, env: &[(&str, String)], log_dir: &Path) -> Pytest {
+    let log_path = log_dir.join("pytest.log");
+    let log = fs::File::create(&log_path).expect("create pytest log");
+    let mut child = Command::new(python)
+        .args(["-m", "pytest", "tests/e2e", "-q", "-p", "no:cacheprovider"])
+        .arg("-rA")
+        .current_dir(workspace_root())
+        .envs(env.iter().map(|(k, v)| (*k, v.as_str())))
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .env("PYTHONUNBUFFERED", "1")
+        .stdin(Stdio::null())
+        .stdout(log.try_clone().expect("clone log"))
+        .stderr(log)
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot run {}: {e}", python.display()));
+    let deadline = Instant::now() + PYTEST_TIMEOUT;
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break Some(status),
+            Ok(None) if Instant::now() > deadline => {
+                let _ = child.kill();
+                let _ = child.wait();
+                break None;
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(100)),
+            Err(e) => panic!("waiting for pytest: {e}"),
+        }
+    };
+    let mut output = fs::read_to_string(&log_path).unwrap_or_default();
+    if status.is_none() {
+        eprintln!("pytest did not finish within {PYTEST_TIMEOUT:?}");
+        output.push_str("\n[killed: timeout]\n");
+    }
+    Pytest { status, output }
+}

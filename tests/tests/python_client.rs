@@ -1,0 +1,76 @@
+//! Zulip's official Python client (`zulip` on PyPI) against Weir's server: runs
+//! `tests/python` with pytest, pointed at a server seeded with the standard organization.
+//!
+//! The interpreter is `WEIR_PYTHON` if set, else `<workspace>/.venv/bin/python` (created
+//! by the README's test command).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use weir_tests::*;
+
+fn python() -> PathBuf {
+    if let Some(p) = std::env::var_os("WEIR_PYTHON").filter(|p| !p.is_empty()) {
+        return PathBuf::from(p);
+    }
+    let venv = workspace_root().join(".venv").join("bin").join("python");
+    if !venv.exists() {
+        panic!(
+            "no Python environment for the official-client suite: {} does not exist and \
+             WEIR_PYTHON is not set. Run the README's test command, which creates it \
+             (python3 -m venv .venv && .venv/bin/pip install -r tests/python/requirements.txt).",
+            venv.display()
+        );
+    }
+    venv
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_official_python_client_works_against_weir() {
+    let server = TestServer::standard();
+    let python = python();
+    let root = workspace_root();
+
+    let output = tokio::task::spawn_blocking({
+        let site = server.base_url.clone();
+        move || {
+            Command::new(&python)
+                .args([
+                    "-m",
+                    "pytest",
+                    "tests/python",
+                    "-q",
+                    "-p",
+                    "no:cacheprovider",
+                ])
+                .current_dir(&root)
+                .env("WEIR_SITE", site)
+                .env("WEIR_OWNER_EMAIL", OWNER.email)
+                .env("WEIR_OWNER_KEY", OWNER.key)
+                .env("WEIR_MEMBER_EMAIL", MEMBER.email)
+                .env("WEIR_MEMBER_KEY", MEMBER.key)
+                .env("PYTHONDONTWRITEBYTECODE", "1")
+                .output()
+                .unwrap_or_else(|e| panic!("could not run {}: {e}", python.display()))
+        }
+    })
+    .await
+    .unwrap();
+
+    assert!(
+        output.status.success(),
+        "pytest failed ({})\n--- stdout ---\n{}\n--- stderr ---\n{}\n--- server stderr ---\n{}",
+        output.status,
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr),
+        server.stderr()
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains(" passed")
+            && !stdout.contains("skipped")
+            && !stdout.contains("no tests ran"),
+        "the Python tests did not all run\n{stdout}"
+    );
+}
