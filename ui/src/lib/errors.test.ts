@@ -18,6 +18,11 @@ describe('readableError', () => {
     ).toContain('Start gnome-keyring.');
   });
 
+  it('does not repeat the backend prefix of zuliprc errors', () => {
+    const error = { code: 'invalid_zuliprc', message: 'invalid zuliprc: cannot read /x' };
+    expect(readableError(error)).toBe('This file is not a usable zuliprc: cannot read /x');
+  });
+
   it('has a sentence for every known code', () => {
     for (const code of ERROR_CODES) {
       const text = readableError({ code, message: '' });

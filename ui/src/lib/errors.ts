@@ -15,10 +15,13 @@ export function readableError(error: IpcError): string {
         : 'The system keyring is not available, so Weir cannot store the API key.';
     case 'network':
       return 'Could not reach the server. Check the URL and your network connection.';
-    case 'invalid_zuliprc':
-      return detail
-        ? `This file is not a usable zuliprc: ${detail}`
+    case 'invalid_zuliprc': {
+      // The backend's message starts with its own "invalid zuliprc:"; say it once.
+      const reason = detail.replace(/^invalid zuliprc:\s*/i, '');
+      return reason
+        ? `This file is not a usable zuliprc: ${reason}`
         : 'This file is not a usable zuliprc.';
+    }
     case 'invalid_input':
       return detail || 'Some of the values entered are not valid.';
     case 'not_found':

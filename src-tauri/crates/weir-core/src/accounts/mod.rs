@@ -115,9 +115,18 @@ impl Accounts {
         self.with_secrets(move |secrets| secrets.set(&target, &key))
             .await?;
 
+        // Named after the organization, as people think of their accounts; the e-mail
+        // and site are shown next to it.
+        let realm_name = client
+            .server_settings()
+            .await
+            .ok()
+            .and_then(|settings| settings.realm_name.clone())
+            .filter(|name| !name.trim().is_empty());
         let label = new
             .label
             .filter(|label| !label.trim().is_empty())
+            .or(realm_name)
             .unwrap_or_else(|| format!("{} ({})", me.full_name, host_of(&site)));
         let record = AccountRecord {
             site,
