@@ -3,7 +3,7 @@
 use rusqlite::Connection;
 
 use crate::error::{Error, Result};
-use crate::render::render_markdown;
+use crate::render::{Directory, render_markdown, render_with_mentions};
 use crate::store::{self, NewMessage};
 
 /// Zulip's limits on what a message may carry.
@@ -49,6 +49,40 @@ impl Outgoing {
             rendered,
         }
     }
+
+    /// Like [`Outgoing::new`], resolving `@**mentions**` and `#**channel**` links.
+    pub fn with_mentions(conn: &Connection, topic: &str, content: &str) -> Self {
+        let content = truncate_content(content);
+        let rendered = render_with_mentions(&content, &Organization(conn));
+        Self {
+            topic: truncate_topic(topic),
+            content,
+            rendered,
+        }
+    }
+}
+
+/// The organization as mentions see it.
+pub struct Organization<'a>(pub &'a Connection);
+
+impl Directory for Organization<'_> {
+    fn user(&self, name: &str, id: Option<i64>) -> Option<(i64, String)> {
+        let named = store::users_named(self.0, name.trim()).ok()?;
+        let user = match id {
+            Some(id) => named.into_iter().find(|user| user.user_id == id)?,
+            // A name alone must be unambiguous, as in Zulip.
+            None => match <[_; 1]>::try_from(named) {
+                Ok([user]) => user,
+                Err(_) => return None,
+            },
+        };
+        Some((user.user_id, user.full_name))
+    }
+
+    fn stream(&self, name: &str) -> Option<(i64, String)> {
+        let stream = store::stream_by_name(self.0, name.trim()).ok()??;
+        Some((stream.stream_id, stream.name))
+    }
 }
 
 /// Where a message goes.
@@ -90,7 +124,7 @@ pub fn send(
 pub fn notify(conn: &Connection, recipient_id: i64, content: &str, now: i64) -> Result<i64> {
     let bot = store::user_by_email(conn, store::seed::NOTIFICATION_BOT_EMAIL)?
         .ok_or_else(|| Error::Internal("Notification Bot is missing".into()))?;
-    let message = Outgoing::new("", content);
+    let message = Outgoing::with_mentions(conn, "", content);
     send(
         conn,
         bot.user_id,

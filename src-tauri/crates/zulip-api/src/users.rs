@@ -30,15 +30,27 @@ impl Role {
     }
 
     pub fn from_name(name: &str) -> Option<Self> {
-        [Self::Owner, Self::Administrator, Self::Moderator, Self::Member, Self::Guest]
-            .into_iter()
-            .find(|role| role.name() == name)
+        [
+            Self::Owner,
+            Self::Administrator,
+            Self::Moderator,
+            Self::Member,
+            Self::Guest,
+        ]
+        .into_iter()
+        .find(|role| role.name() == name)
     }
 
     pub fn from_code(code: u16) -> Option<Self> {
-        [Self::Owner, Self::Administrator, Self::Moderator, Self::Member, Self::Guest]
-            .into_iter()
-            .find(|role| *role as u16 == code)
+        [
+            Self::Owner,
+            Self::Administrator,
+            Self::Moderator,
+            Self::Member,
+            Self::Guest,
+        ]
+        .into_iter()
+        .find(|role| *role as u16 == code)
     }
 }
 
@@ -54,9 +66,14 @@ pub enum BotType {
 
 impl BotType {
     pub fn from_code(code: u8) -> Option<Self> {
-        [Self::Generic, Self::IncomingWebhook, Self::OutgoingWebhook, Self::Embedded]
-            .into_iter()
-            .find(|kind| *kind as u8 == code)
+        [
+            Self::Generic,
+            Self::IncomingWebhook,
+            Self::OutgoingWebhook,
+            Self::Embedded,
+        ]
+        .into_iter()
+        .find(|kind| *kind as u8 == code)
     }
 }
 
@@ -129,7 +146,10 @@ mod tests {
 
     #[test]
     fn roles_use_zulip_numbers_on_the_wire() {
-        assert_eq!(serde_json::to_string(&Role::Guest).ok().as_deref(), Some("600"));
+        assert_eq!(
+            serde_json::to_string(&Role::Guest).ok().as_deref(),
+            Some("600")
+        );
         assert_eq!(Role::from_name("administrator"), Some(Role::Administrator));
         assert!(Role::Owner.is_org_admin() && !Role::Moderator.is_org_admin());
     }

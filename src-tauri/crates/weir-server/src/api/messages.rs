@@ -9,7 +9,7 @@ use crate::AppState;
 use crate::auth::Caller;
 use crate::error::{ApiError, Error};
 use crate::params::{Params, as_list};
-use crate::render::render_markdown;
+use crate::render::render_with_mentions;
 use crate::store::{self, MessageQuery, MessageRow, UserRow};
 
 /// Zulip's `LARGER_THAN_MAX_MESSAGE_ID`, reported as the anchor of `anchor=newest`.
@@ -294,10 +294,14 @@ fn direct_recipient(user: &UserRow) -> DirectRecipient {
     }
 }
 
-pub async fn render_message(mut params: Params) -> ApiResult {
+pub async fn render_message(State(state): State<AppState>, mut params: Params) -> ApiResult {
     let content = params.require_str("content")?;
-    success(
-        json!({ "rendered": render_markdown(&content) }),
-        params.into_ignored(),
-    )
+    let rendered = state
+        .store()
+        .read(move |conn| {
+            let organization = crate::messages::Organization(conn);
+            Ok::<_, Error>(render_with_mentions(&content, &organization))
+        })
+        .await?;
+    success(json!({ "rendered": rendered }), params.into_ignored())
 }

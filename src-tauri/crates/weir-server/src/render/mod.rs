@@ -9,7 +9,10 @@ mod code;
 mod emoji;
 mod linkify;
 mod markdown;
+mod mentions;
 mod sanitize;
+
+pub use mentions::{Directory, render_with_mentions};
 
 /// Renders Zulip-flavoured Markdown to the HTML Zulip stores in `rendered_content`.
 pub fn render_markdown(source: &str) -> String {

@@ -123,6 +123,17 @@ pub fn system_bots(conn: &Connection) -> Result<Vec<UserRow>> {
     query_users(conn, "is_system_bot = 1")
 }
 
+/// Active users (system bots excluded) with this full name, ignoring ASCII case.
+pub fn users_named(conn: &Connection, full_name: &str) -> Result<Vec<UserRow>> {
+    let sql = format!(
+        "SELECT {COLUMNS} FROM users WHERE full_name = ?1 COLLATE NOCASE
+         AND is_active = 1 AND is_system_bot = 0 ORDER BY user_id"
+    );
+    let mut statement = conn.prepare_cached(&sql)?;
+    let rows = statement.query_map([full_name], from_row)?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
 pub fn bots_owned_by(conn: &Connection, owner_id: i64) -> Result<Vec<UserRow>> {
     let sql = format!(
         "SELECT {COLUMNS} FROM users WHERE bot_owner_id = ?1 AND is_active = 1 ORDER BY user_id"
