@@ -138,14 +138,10 @@ async fn deliver(
         serde_json::from_slice(body).map_err(|_| ApiError::bad_request("Malformed JSON"))?;
     let event_type = match integration.event_source {
         EventSource::None => None,
-        EventSource::Header(name) => {
-            match headers.get(name).and_then(|value| value.to_str().ok()) {
-                Some(event) => Some(event.to_owned()),
-                None => {
-                    return Err(missing_event_header(state, integration, sender, path, name).await);
-                }
-            }
-        }
+        EventSource::Header(name) => headers
+            .get(name)
+            .and_then(|value| value.to_str().ok())
+            .map(str::to_owned),
         EventSource::BodyField(field) => json.get(field).and_then(Value::as_str).map(str::to_owned),
     };
     let payload = Payload {
@@ -157,6 +153,15 @@ async fn deliver(
     let message = match (integration.handler)(&payload) {
         Ok(message) => message,
         Err(HandlerError::MissingKey(key)) => return Err(ApiError::missing_argument(&key).into()),
+        Err(HandlerError::MissingEventHeader) => {
+            let EventSource::Header(name) = integration.event_source else {
+                return Err(Error::Internal(format!(
+                    "{} needs no event header",
+                    integration.name
+                )));
+            };
+            return Err(missing_event_header(state, integration, sender, path, name).await);
+        }
         Err(HandlerError::Ignored) => return Ok(success(json!({}), Vec::new()).into_response()),
         Err(HandlerError::UnsupportedEvent(event)) => {
             return Ok(unsupported_event(integration, &event));

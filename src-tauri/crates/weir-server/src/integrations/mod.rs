@@ -74,6 +74,9 @@ pub enum HandlerError {
     MissingKey(String),
     /// The event type is one this integration does not handle.
     UnsupportedEvent(String),
+    /// The event-type header is needed for this payload but absent: the owner is told
+    /// and the request fails with `MISSING_HTTP_EVENT_HEADER`.
+    MissingEventHeader,
     /// A request the integration accepts but that produces no message (an empty push,
     /// a branch the URL filters out): answered with plain success, nothing sent.
     Ignored,
@@ -83,6 +86,8 @@ pub enum HandlerError {
 pub struct Payload<'a> {
     pub json: &'a Value,
     pub headers: &'a HeaderMap,
+    /// The event type, when the request carries one (a header may be absent: the handler
+    /// decides whether it needed it, as Zulip's integrations do).
     pub event_type: Option<&'a str>,
     /// Query parameters named by the integration's config options and URL options.
     pub options: &'a BTreeMap<String, String>,

@@ -102,8 +102,7 @@ pub fn integration() -> Integration {
 
 fn handler(payload: &Payload<'_>) -> Result<WebhookMessage, HandlerError> {
     let json = payload.json;
-    let event_key = payload.event_type.unwrap_or_default();
-    match kind_of(json, event_key)? {
+    match kind_of(json, payload.event_type)? {
         Kind::Push => {
             let branches = payload.options.get("branches").map(String::as_str);
             push::message(json, branches)
@@ -157,8 +156,9 @@ impl PullRequestAction {
     }
 }
 
-/// Zulip's `get_type`: the payload's top-level keys first, the header second.
-fn kind_of(json: &Value, event_key: &str) -> Result<Kind, HandlerError> {
+/// Zulip's `get_type`: the payload's top-level keys first; the header only where they do
+/// not tell (pull requests, repository updates), so a push needs no header.
+fn kind_of(json: &Value, event_key: Option<&str>) -> Result<Kind, HandlerError> {
     let has = |key: &str| json.get(key).is_some();
     let kind = if has("push") {
         Kind::Push
@@ -177,6 +177,7 @@ fn kind_of(json: &Value, event_key: &str) -> Result<Kind, HandlerError> {
             Kind::IssueCreated
         }
     } else if has("pullrequest") {
+        let event_key = event_key.ok_or(HandlerError::MissingEventHeader)?;
         match event_key
             .strip_prefix("pullrequest:")
             .and_then(PullRequestAction::parse)
@@ -184,10 +185,11 @@ fn kind_of(json: &Value, event_key: &str) -> Result<Kind, HandlerError> {
             Some(action) => Kind::PullRequest(action),
             None => return Err(unsupported(event_key)),
         }
-    } else if event_key == "repo:updated" {
-        Kind::RepoUpdated
     } else {
-        return Err(unsupported(event_key));
+        match event_key.ok_or(HandlerError::MissingEventHeader)? {
+            "repo:updated" => Kind::RepoUpdated,
+            other => return Err(unsupported(other)),
+        }
     };
     Ok(kind)
 }

@@ -10,6 +10,14 @@ use super::*;
 const REPO: &str = "https://bitbucket.org/lantern-labs/tidepool";
 
 fn run(json: &Value, event: &str, branches: Option<&str>) -> Result<WebhookMessage, HandlerError> {
+    run_with_header(json, Some(event), branches)
+}
+
+fn run_with_header(
+    json: &Value,
+    event: Option<&str>,
+    branches: Option<&str>,
+) -> Result<WebhookMessage, HandlerError> {
     let headers = HeaderMap::new();
     let mut options = BTreeMap::new();
     if let Some(branches) = branches {
@@ -18,7 +26,7 @@ fn run(json: &Value, event: &str, branches: Option<&str>) -> Result<WebhookMessa
     handler(&Payload {
         json,
         headers: &headers,
-        event_type: Some(event),
+        event_type: event,
         options: &options,
     })
 }
@@ -536,4 +544,24 @@ fn survives_mangled_fixtures() {
             let _ = run(&mangled, event, Some("main"));
         }
     }
+}
+
+#[test]
+fn only_pull_requests_and_repository_updates_need_the_event_header() {
+    let (push, _) = load("push");
+    assert!(
+        run_with_header(&push, None, None).is_ok(),
+        "a push is known by its payload"
+    );
+    let (pull_request, _) = load("pullrequest_created");
+    assert_eq!(
+        run_with_header(&pull_request, None, None),
+        Err(HandlerError::MissingEventHeader)
+    );
+    let unknown =
+        serde_json::json!({"actor": {"display_name": "Ada"}, "repository": {"name": "x"}});
+    assert_eq!(
+        run_with_header(&unknown, None, None),
+        Err(HandlerError::MissingEventHeader)
+    );
 }
