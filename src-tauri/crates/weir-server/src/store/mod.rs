@@ -244,6 +244,23 @@ fn run_group(conn: &mut Connection, group: Vec<Job>) -> Result<Vec<Finisher>, Gr
             return Err(GroupFailure { error, finishers });
         }
     };
+    let mut group = group;
+    if group.len() == 1
+        && let Some(job) = group.pop()
+    {
+        // Alone in its group, a job needs no savepoint: the transaction is its own.
+        let (succeeded, finish) = job(&tx);
+        finishers.push(finish);
+        let closed = if succeeded {
+            tx.commit()
+        } else {
+            tx.rollback()
+        };
+        return match closed {
+            Ok(()) => Ok(finishers),
+            Err(error) => Err(GroupFailure { error, finishers }),
+        };
+    }
     for job in group {
         let savepoint = match tx.savepoint() {
             Ok(savepoint) => savepoint,

@@ -66,6 +66,16 @@ const MIGRATIONS: &[&str] = &[
     CREATE INDEX messages_by_recipient ON messages (recipient_id, id);
     CREATE INDEX messages_by_sender ON messages (sender_id, id);
     ",
+    // 3: direct-message indexes cover direct messages only, so that the common stream
+    // message (every webhook post) updates two b-trees instead of four.
+    "
+    DROP INDEX messages_by_recipient;
+    DROP INDEX messages_by_sender;
+    CREATE INDEX direct_messages_by_recipient ON messages (recipient_id, id)
+        WHERE recipient_id IS NOT NULL;
+    CREATE INDEX direct_messages_by_sender ON messages (sender_id, id)
+        WHERE recipient_id IS NOT NULL;
+    ",
 ];
 
 pub fn migrate(conn: &mut Connection) -> Result<()> {
