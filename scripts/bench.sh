@@ -1,13 +1,86 @@
 #!/usr/bin/env bash
-# Builds the release binaries, then runs the webhook ingest benchmark: weir-server next to
-# a minimal axum handler measured in the same run, medians over several rounds, and a
-# crash-durability check (SIGKILL + restart) after every weir round. Loopback only.
-#   scripts/bench.sh                      defaults: 5 rounds x 5 s, concurrency 32
-#   scripts/bench.sh --rounds 3 --seconds 3 --concurrency 16
-#   target/release/weir-bench webhooks --help
+# Builds the UI and the release binaries, then runs Weir's benchmarks, each next to a
+# baseline measured in the same run, as medians over several rounds. Loopback only.
+#   scripts/bench.sh [webhooks|app|all] [args...]      default: all, with default args
+#
+#   webhooks  weir-server's webhook ingest next to a minimal axum handler, with a
+#             crash-durability check (SIGKILL + restart) after every weir round
+#   app       Weir's cold start to a usable window and its memory with the demo loaded
+#             (PSS, app + WebKit processes) next to a minimal Tauri app; runs on a virtual
+#             display (xvfb-run) with a private D-Bus session bus (dbus-run-session)
+#   all       both, with their default settings
+#
+# Arguments after the bench name go to that bench only (not with `all`):
+#   scripts/bench.sh webhooks --rounds 3 --seconds 3 --concurrency 16
+#   scripts/bench.sh app --rounds 5 --settle-ms 3000
+#   target/release/weir-bench webhooks --help; target/release/weir-bench app --help
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
+
+bench="${1:-all}"
+[[ $# -gt 0 ]] && shift
+case "$bench" in
+  webhooks | app) ;;
+  all)
+    if (($#)); then
+      echo "bench: arguments go to one bench: scripts/bench.sh webhooks|app ARGS..." >&2
+      exit 2
+    fi
+    ;;
+  -h | --help)
+    sed -n '2,17p' "$0"
+    exit 0
+    ;;
+  *)
+    echo "bench: unknown bench '$bench' (webhooks, app or all)" >&2
+    exit 2
+    ;;
+esac
+
+if [[ "$bench" != webhooks ]]; then
+  for tool in xvfb-run dbus-run-session; do
+    command -v "$tool" >/dev/null 2>&1 || {
+      echo "bench: the app bench needs $tool (scripts/setup.sh --test installs it)" >&2
+      exit 1
+    }
+  done
+fi
+
 [[ -x scripts/setup.sh ]] && scripts/setup.sh
-cargo build --release --locked -p weir-server -p weir-bench
-exec target/release/weir-bench webhooks "$@"
+(cd ui && npm run --silent build)
+cargo build --release --locked -p weir-server -p weir-bench -p weir -p weir-bench-minimal-app
+
+run_webhooks() {
+  target/release/weir-bench webhooks "$@"
+}
+
+# A virtual 1280x800 screen, and a private session bus so that nothing autolaunches one.
+# The report goes out through fds 3 and 4; the display, the bus and the services the apps
+# get activated on it (accessibility bus, keyring) write to a log, shown only on failure.
+run_app() {
+  local log status=0
+  log=$(mktemp -t weir-bench-app-session-XXXXXX.log)
+  xvfb-run -a -s "-screen 0 1280x800x24" \
+    dbus-run-session -- sh -c 'exec "$0" app "$@" >&3 2>&4 3>&- 4>&-' \
+    target/release/weir-bench "$@" 3>&1 4>&2 >"$log" 2>&1 || status=$?
+  if ((status)); then
+    echo "bench: the app bench failed ($status); display and session bus log:" >&2
+    tail -n 40 "$log" >&2
+  fi
+  rm -f "$log"
+  return "$status"
+}
+
+case "$bench" in
+  webhooks) run_webhooks "$@" ;;
+  app) run_app "$@" ;;
+  all)
+    # Both run even when the first fails; the status is the first failure's.
+    status=0
+    run_webhooks || status=$?
+    echo
+    run_app || { code=$?; ((status)) || status=$code; }
+    exit "$status"
+    ;;
+esac

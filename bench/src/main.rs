@@ -5,6 +5,7 @@
 //! `Args` struct and a `run` function, wired in as one variant of [`Command`].
 //! Everything runs on loopback and stops by itself.
 
+mod app;
 mod http;
 mod load;
 mod minimal;
@@ -29,6 +30,9 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// App start-up: Weir's cold start to a usable window and its memory with the demo
+    /// loaded, next to a minimal Tauri app (needs a display; see `scripts/bench.sh app`).
+    App(app::Args),
     /// Webhook ingest: weir-server against a minimal axum handler, with a crash-durability
     /// check after every weir round.
     Webhooks(webhooks::Args),
@@ -40,6 +44,7 @@ enum Command {
 
 fn main() -> ExitCode {
     let outcome = match Cli::parse().command {
+        Command::App(args) => app::run(args),
         Command::Webhooks(args) => webhooks::run(args),
         Command::BaselineServer(args) => minimal::run_baseline(args),
         Command::NullServer(args) => minimal::run_null(args),
