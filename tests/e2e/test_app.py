@@ -239,9 +239,11 @@ class TestWeir:
         assert "Demo" not in content(new)
         demo = [row for row in rows if row is not new][0]
         assert not is_active(demo), "the demo account is still marked active"
+        # Accounts are labelled with their organization's name.
+        assert e2e.realm in content(new), f"the new row is not labelled {e2e.realm}: {content(new)!r}"
         ui.wait(
-            lambda d: e2e.full_name in ui.text_of("active-account"),
-            f"the sidebar to show {e2e.full_name} as active",
+            lambda d: e2e.realm in ui.text_of("active-account"),
+            f"the sidebar to show {e2e.realm} as active",
         )
         offer = ui.one("zuliprc-delete-offer")
         assert str(e2e.zuliprc) in content(offer), f"delete offer: {content(offer)!r}"
