@@ -29,7 +29,7 @@ case "$bench" in
     fi
     ;;
   -h | --help)
-    sed -n '2,17p' "$0"
+    awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"
     exit 0
     ;;
   *)

@@ -15,7 +15,8 @@
 //! processes, ...); RSS is summed too. Then the tree gets SIGTERM, SIGKILL after a
 //! bounded wait, and nothing may be left. Needs a display (`xvfb-run`) and, to keep
 //! D-Bus from autolaunching, a private session bus (`dbus-run-session`);
-//! `scripts/bench.sh app` provides both.
+//! `scripts/bench.sh app` provides both. Services that the bus activates for the apps
+//! (the accessibility bus, a keyring daemon) are not their descendants and not counted.
 
 use std::collections::{BTreeMap, HashSet};
 use std::fs::File;
@@ -201,6 +202,10 @@ fn run_rounds(setup: &Setup, display: &str) -> Result<ExitCode> {
         "app start-up: {} rounds, cold start each time (fresh XDG data, config and cache \
          dirs), memory {} ms after the ui-ready line, {} cores, DISPLAY={display}",
         args.rounds, args.settle_ms, cores
+    );
+    println!(
+        "memory: PSS summed over each app's process tree; services its session bus activates \
+         (accessibility bus, keyring daemon) are not in it"
     );
     println!("weir: {}", setup.weir_bin.display());
     println!("minimal tauri: {}", setup.minimal_bin.display());
