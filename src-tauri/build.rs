@@ -13,6 +13,7 @@ const COMMANDS: &[&str] = &[
     "list_bots",
     "local_server_status",
     "reset_demo_data",
+    "start_local_server",
     "open_external",
 ];
 

@@ -27,6 +27,7 @@ pub fn build_app<R: Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R> {
             commands::organization::list_bots,
             commands::local_server::local_server_status,
             commands::local_server::reset_demo_data,
+            commands::local_server::start_local_server,
             commands::system::open_external,
         ])
 }

@@ -47,13 +47,7 @@ impl WeirState {
     /// active account is the demo, starts the embedded server.
     pub async fn start(&self) -> AppResult<()> {
         if self.accounts.list()?.is_empty() {
-            let demo = self.accounts.store().insert(&AccountRecord {
-                site: DEMO_SITE.into(),
-                email: weir_server::DEMO_OWNER_EMAIL.into(),
-                label: "Lumen Labs (demo)".into(),
-                is_demo: true,
-                tls: TlsOptions::default(),
-            })?;
+            let demo = self.ensure_demo_account()?;
             self.accounts.set_active(Some(demo.id))?;
         }
         if self
@@ -64,6 +58,25 @@ impl WeirState {
             self.local.ensure_started().await?;
         }
         Ok(())
+    }
+
+    /// The demo account, added again if it was removed.
+    pub fn ensure_demo_account(&self) -> AppResult<Account> {
+        if let Some(demo) = self
+            .accounts
+            .list()?
+            .into_iter()
+            .find(|account| account.is_demo)
+        {
+            return Ok(demo);
+        }
+        Ok(self.accounts.store().insert(&AccountRecord {
+            site: DEMO_SITE.into(),
+            email: weir_server::DEMO_OWNER_EMAIL.into(),
+            label: "Lumen Labs (demo)".into(),
+            is_demo: true,
+            tls: TlsOptions::default(),
+        })?)
     }
 
     pub fn active_account(&self) -> AppResult<Account> {

@@ -144,3 +144,16 @@ fn plugin_commands_outside_the_capability_are_refused() {
     );
     assert!(refused.is_err(), "{refused:?}");
 }
+
+#[test]
+fn the_local_server_starts_on_demand_and_the_demo_account_comes_back() {
+    let h = harness();
+    let demo = invoke(&h, "app_status", json!({})).unwrap()["accounts"][0]["id"].clone();
+    invoke(&h, "remove_account", json!({"request": {"id": demo}})).unwrap();
+    assert_eq!(invoke(&h, "list_accounts", json!({})).unwrap(), json!([]));
+
+    let status = invoke(&h, "start_local_server", json!({})).unwrap();
+    assert_eq!(status["running"], true);
+    let accounts = invoke(&h, "list_accounts", json!({})).unwrap();
+    assert_eq!(accounts[0]["isDemo"], true, "{accounts}");
+}

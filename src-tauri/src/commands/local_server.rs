@@ -15,3 +15,12 @@ pub async fn reset_demo_data(state: State<'_, WeirState>) -> AppResult<LocalServ
     state.local.reset().await?;
     Ok(state.local.status().await)
 }
+
+/// Starts the embedded server on demand (and brings the demo account back if it was
+/// removed), without changing the active account.
+#[tauri::command]
+pub async fn start_local_server(state: State<'_, WeirState>) -> AppResult<LocalServerStatus> {
+    state.ensure_demo_account()?;
+    state.local.ensure_started().await?;
+    Ok(state.local.status().await)
+}

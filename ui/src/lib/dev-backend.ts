@@ -217,11 +217,12 @@ export function createDevBackend(params: URLSearchParams): Backend {
     if (entry) entry.at = Date.now() - (14 - i) * 4000;
   }
 
+  let stopped = scenario === 'stopped';
   const status = (): LocalServerStatus => ({
-    running: scenario !== 'stopped',
-    url: scenario === 'stopped' ? null : 'http://127.0.0.1:43817',
+    running: !stopped,
+    url: stopped ? null : 'http://127.0.0.1:43817',
     dataDir: '/home/ada/.local/share/weir/server',
-    startedAt: scenario === 'stopped' ? null : startedAt,
+    startedAt: stopped ? null : startedAt,
     requests: [...requests],
   });
 
@@ -325,10 +326,15 @@ export function createDevBackend(params: URLSearchParams): Backend {
       return scenario === 'no-bots' ? [] : BOTS;
     },
     local_server_status: () => {
-      if (scenario !== 'stopped' && Math.random() < 0.5) {
+      if (!stopped && Math.random() < 0.5) {
         const [method, path] = ROUTES[Math.floor(Math.random() * ROUTES.length)] ?? ['GET', '/'];
         log(method, path);
       }
+      return status();
+    },
+    start_local_server: async () => {
+      await delay(null, 400);
+      stopped = false;
       return status();
     },
     reset_demo_data: async () => {

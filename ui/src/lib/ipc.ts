@@ -50,6 +50,7 @@ export interface Commands {
   list_bots: Command<undefined, BotSummary[]>;
   local_server_status: Command<undefined, LocalServerStatus>;
   reset_demo_data: Command<undefined, LocalServerStatus>;
+  start_local_server: Command<undefined, LocalServerStatus>;
   open_external: Command<{ url: string }, null>;
 }
 export type CommandName = keyof Commands;
@@ -114,6 +115,7 @@ export const ipc = {
   listBots: () => call('list_bots'),
   localServerStatus: () => call('local_server_status'),
   resetDemoData: () => call('reset_demo_data'),
+  startLocalServer: () => call('start_local_server'),
   openExternal: (url: string) => call('open_external', { url }),
 };
 

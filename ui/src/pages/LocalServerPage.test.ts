@@ -113,4 +113,29 @@ describe('LocalServerPage', () => {
     expect(screen.queryByTestId('request-row')).not.toBeInTheDocument();
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
+
+  it('starts a stopped server on demand', async () => {
+    let running = false;
+    const status = () =>
+      localServerStatus(running ? {} : { running: false, url: null, startedAt: null });
+    useFakeBackend({
+      app_status: () => appStatus({ localServer: status() }),
+      local_server_status: status,
+      start_local_server: () => {
+        running = true;
+        return status();
+      },
+    });
+    await app.load();
+    render(LocalServerPage);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(screen.getByTestId('local-server-status')).toHaveTextContent('Stopped');
+
+    await fireEvent.click(screen.getByTestId('start-local-server'));
+    await vi.advanceTimersByTimeAsync(0);
+
+    expect(screen.getByTestId('local-server-status')).toHaveTextContent('Running');
+    expect(screen.getByTestId('local-server-url')).toHaveTextContent('http://127.0.0.1:40001');
+    expect(screen.queryByTestId('start-local-server')).toBeNull();
+  });
 });

@@ -45,6 +45,11 @@ class LocalServerState {
     document.removeEventListener('visibilitychange', this.#onVisibility);
   }
 
+  async start(): Promise<void> {
+    this.status = await ipc.startLocalServer();
+    this.error = null;
+  }
+
   async resetDemoData(): Promise<void> {
     this.status = await ipc.resetDemoData();
     this.error = null;
