@@ -153,18 +153,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         "weir-bench-minimal-app",
         "-p weir-bench-minimal-app",
     )?;
-    let (logs, scratch) = match &args.log_dir {
-        Some(dir) => {
-            std::fs::create_dir_all(dir)?;
-            (dir.clone(), None)
-        }
-        None => {
-            let scratch = tempfile::Builder::new()
-                .prefix("weir-bench-app-logs-")
-                .tempdir()?;
-            (scratch.path().to_owned(), Some(scratch))
-        }
-    };
+    let (logs, scratch) = crate::process::log_dir(&args.log_dir, "weir-bench-app-logs-")?;
     let setup = Setup {
         args,
         weir_bin,

@@ -120,3 +120,21 @@ fn cpu_time_of(stat: &str) -> Option<Duration> {
         (user + system) * 1000 / TICKS_PER_SECOND,
     ))
 }
+
+/// Where servers' and apps' logs go: `chosen` if given (created), else a temporary
+/// directory that lives as long as the returned guard.
+pub fn log_dir(
+    chosen: &Option<PathBuf>,
+    prefix: &str,
+) -> Result<(PathBuf, Option<tempfile::TempDir>)> {
+    match chosen {
+        Some(dir) => {
+            std::fs::create_dir_all(dir)?;
+            Ok((dir.clone(), None))
+        }
+        None => {
+            let scratch = tempfile::Builder::new().prefix(prefix).tempdir()?;
+            Ok((scratch.path().to_owned(), Some(scratch)))
+        }
+    }
+}

@@ -185,18 +185,7 @@ struct Setup {
 pub fn run(args: Args) -> Result<ExitCode> {
     let server_bin = resolve_server_bin(&args.server_bin)?;
     let bench_bin = std::env::current_exe()?;
-    let (logs, scratch) = match &args.log_dir {
-        Some(dir) => {
-            std::fs::create_dir_all(dir)?;
-            (dir.clone(), None)
-        }
-        None => {
-            let scratch = tempfile::Builder::new()
-                .prefix("weir-bench-logs-")
-                .tempdir()?;
-            (scratch.path().to_owned(), Some(scratch))
-        }
-    };
+    let (logs, scratch) = crate::process::log_dir(&args.log_dir, "weir-bench-logs-")?;
     let setup = Setup {
         args,
         server_bin,
