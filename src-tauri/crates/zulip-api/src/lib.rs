@@ -22,12 +22,3 @@ pub use users::{
 
 /// The feature level Weir's server reports by default (Zulip 10.0).
 pub const DEFAULT_FEATURE_LEVEL: u32 = 362;
-
-/// Every successful Zulip response: `{"result":"success","msg":"", ...fields}`.
-#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
-pub struct Success<T> {
-    pub result: String,
-    pub msg: String,
-    #[serde(flatten)]
-    pub data: T,
-}

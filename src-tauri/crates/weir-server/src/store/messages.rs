@@ -161,12 +161,3 @@ pub fn find_messages(conn: &Connection, query: &MessageQuery) -> Result<MessageP
         found_newest,
     })
 }
-
-/// The newest message id, for `anchor=newest`.
-pub fn newest_message_id(conn: &Connection) -> Result<i64> {
-    Ok(
-        conn.query_row("SELECT coalesce(max(id), 0) FROM messages", [], |row| {
-            row.get(0)
-        })?,
-    )
-}

@@ -29,6 +29,9 @@ use crate::error::{Error, Result};
 /// File name of the database inside the data dir.
 pub const DATABASE_FILE: &str = "weir.sqlite3";
 
+/// Read connections kept open between requests.
+const MAX_IDLE_READERS: usize = 8;
+
 /// How many queued jobs one commit may carry; bounds the latency of the first job.
 const MAX_GROUP: usize = 256;
 
@@ -176,8 +179,12 @@ impl ReaderPool {
         }
     }
 
+    /// Keeps a few connections for reuse; a burst beyond that closes its extras rather
+    /// than holding one open per blocking thread forever.
     fn give_back(&self, conn: Connection) {
-        if let Ok(mut idle) = self.idle.lock() {
+        if let Ok(mut idle) = self.idle.lock()
+            && idle.len() < MAX_IDLE_READERS
+        {
             idle.push(conn);
         }
     }
