@@ -4,7 +4,7 @@ use rusqlite::Connection;
 
 use crate::error::{Error, Result};
 use crate::render::{Directory, render_markdown, render_with_mentions};
-use crate::store::{self, NewMessage};
+use crate::store::{self, MessageInsert};
 
 /// Zulip's limits on what a message may carry.
 pub const MAX_TOPIC_CHARS: usize = 60;
@@ -31,7 +31,7 @@ pub fn truncate_content(content: &str) -> String {
 }
 
 /// A message's topic and body, cut to Zulip's limits and rendered. Prepared before the
-/// write, so that the single writer thread only inserts.
+/// write, so that the single writer only inserts.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Outgoing {
     pub topic: String,
@@ -102,19 +102,19 @@ pub fn send(
     now: i64,
 ) -> Result<i64> {
     let (stream_id, recipient_id, topic) = match destination {
-        Destination::Stream(id) => (Some(id), None, message.topic.clone()),
-        Destination::Direct(id) => (None, Some(id), String::new()),
+        Destination::Stream(id) => (Some(id), None, message.topic.as_str()),
+        Destination::Direct(id) => (None, Some(id), ""),
     };
     store::insert_message(
         conn,
-        &NewMessage {
+        &MessageInsert {
             sender_id,
             stream_id,
             recipient_id,
             topic,
-            content: message.content.clone(),
-            rendered_content: message.rendered.clone(),
-            client: client.to_owned(),
+            content: &message.content,
+            rendered_content: &message.rendered,
+            client,
             timestamp: now,
         },
     )

@@ -23,7 +23,22 @@ pub struct MessageRow {
     pub message: NewMessage,
 }
 
-pub fn insert_message(conn: &Connection, message: &NewMessage) -> Result<i64> {
+/// A message about to be stored, borrowing from the request that produced it: the
+/// writer inserts without copying.
+#[derive(Debug, Clone, Copy)]
+pub struct MessageInsert<'a> {
+    pub sender_id: i64,
+    /// Exactly one of `stream_id` and `recipient_id` is set.
+    pub stream_id: Option<i64>,
+    pub recipient_id: Option<i64>,
+    pub topic: &'a str,
+    pub content: &'a str,
+    pub rendered_content: &'a str,
+    pub client: &'a str,
+    pub timestamp: i64,
+}
+
+pub fn insert_message(conn: &Connection, message: &MessageInsert<'_>) -> Result<i64> {
     conn.prepare_cached(
         "INSERT INTO messages (sender_id, stream_id, recipient_id, topic, content,
                                rendered_content, client, timestamp)

@@ -1,6 +1,6 @@
 //! SQLite storage. All SQL lives below this module.
 //!
-//! Writes go through one writer thread that owns the only write connection: requests
+//! Writes go through one writer task that owns the only write connection: requests
 //! never see `SQLITE_BUSY` and never lose an update. The writer commits in groups —
 //! each job runs in its own savepoint inside a shared transaction, so one job's failure
 //! rolls back only that job — and answers every job only after the group's commit, so a
@@ -13,6 +13,7 @@ mod schema;
 pub mod seed;
 mod streams;
 mod users;
+mod writer;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -32,13 +33,7 @@ pub const DATABASE_FILE: &str = "weir.sqlite3";
 /// Read connections kept open between requests.
 const MAX_IDLE_READERS: usize = 8;
 
-/// How many queued jobs one commit may carry; bounds the latency of the first job.
-const MAX_GROUP: usize = 256;
-
-/// Called once the job's group has committed (`true`) or failed (`false`).
-type Finisher = Box<dyn FnOnce(bool) + Send>;
-/// A unit of writing: reports whether it succeeded (else its savepoint is rolled back).
-type Job = Box<dyn FnOnce(&Connection) -> (bool, Finisher) + Send>;
+use writer::{Finisher, Job};
 
 /// Handle to the database: cheap to clone, shared by every request.
 #[derive(Clone)]
@@ -55,7 +50,12 @@ struct ReaderPool {
 
 impl Store {
     /// Opens (creating and migrating if needed) the database in `data_dir`.
+    ///
+    /// Must be called inside a tokio runtime: the writer is a task on it.
     pub fn open(data_dir: &Path) -> Result<Self> {
+        let runtime = tokio::runtime::Handle::try_current().map_err(|_| {
+            Error::Internal("the store must be opened inside a tokio runtime".into())
+        })?;
         std::fs::create_dir_all(data_dir)?;
         let path = data_dir.join(DATABASE_FILE);
         let mut writer = open_connection(&path, false)?;
@@ -71,9 +71,9 @@ impl Store {
         ));
         let (jobs, queue) = mpsc::channel::<Job>(1024);
         let writer_users = Arc::clone(&users);
-        std::thread::Builder::new()
-            .name("weir-db-writer".into())
-            .spawn(move || run_writer(writer, queue, &writer_users))?;
+        // The writer checkpoints itself, off the async threads (see `writer.rs`).
+        writer.pragma_update(None, "wal_autocheckpoint", 0)?;
+        runtime.spawn(writer::run(writer, queue, writer_users));
         let readers = Arc::new(ReaderPool {
             path,
             idle: Mutex::new(Vec::new()),
@@ -205,90 +205,6 @@ fn open_connection(path: &Path, read_only: bool) -> Result<Connection> {
     conn.pragma_update(None, "synchronous", "NORMAL")?;
     conn.pragma_update(None, "foreign_keys", "ON")?;
     Ok(conn)
-}
-
-fn run_writer(mut conn: Connection, mut queue: mpsc::Receiver<Job>, users: &cache::UserCache) {
-    while let Some(first) = queue.blocking_recv() {
-        let mut group = vec![first];
-        while group.len() < MAX_GROUP {
-            match queue.try_recv() {
-                Ok(job) => group.push(job),
-                Err(_) => break,
-            }
-        }
-        let finishers = run_group(&mut conn, group);
-        let committed = finishers.is_ok();
-        if let Err(error) = &finishers {
-            tracing::error!(%error, "commit failed; the group's changes were rolled back");
-        }
-        let finishers = match finishers {
-            Ok(finishers) | Err(GroupFailure { finishers, .. }) => finishers,
-        };
-        users.invalidate_if_dirty();
-        for finish in finishers {
-            finish(committed);
-        }
-    }
-}
-
-struct GroupFailure {
-    error: rusqlite::Error,
-    finishers: Vec<Finisher>,
-}
-
-impl std::fmt::Display for GroupFailure {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        self.error.fmt(f)
-    }
-}
-
-fn run_group(conn: &mut Connection, group: Vec<Job>) -> Result<Vec<Finisher>, GroupFailure> {
-    let mut finishers = Vec::with_capacity(group.len());
-    let mut tx = match conn.transaction() {
-        Ok(tx) => tx,
-        Err(error) => {
-            // Run nothing: every job is answered as not committed.
-            return Err(GroupFailure { error, finishers });
-        }
-    };
-    let mut group = group;
-    if group.len() == 1
-        && let Some(job) = group.pop()
-    {
-        // Alone in its group, a job needs no savepoint: the transaction is its own.
-        let (succeeded, finish) = job(&tx);
-        finishers.push(finish);
-        let closed = if succeeded {
-            tx.commit()
-        } else {
-            tx.rollback()
-        };
-        return match closed {
-            Ok(()) => Ok(finishers),
-            Err(error) => Err(GroupFailure { error, finishers }),
-        };
-    }
-    for job in group {
-        let savepoint = match tx.savepoint() {
-            Ok(savepoint) => savepoint,
-            Err(error) => return Err(GroupFailure { error, finishers }),
-        };
-        let (succeeded, finish) = job(&savepoint);
-        // A job that failed leaves nothing behind: its savepoint is rolled back.
-        let closed = if succeeded {
-            savepoint.commit()
-        } else {
-            savepoint.finish()
-        };
-        finishers.push(finish);
-        if let Err(error) = closed {
-            return Err(GroupFailure { error, finishers });
-        }
-    }
-    match tx.commit() {
-        Ok(()) => Ok(finishers),
-        Err(error) => Err(GroupFailure { error, finishers }),
-    }
 }
 
 /// Creates the database in `data_dir` from `seed`, all or nothing: if anything fails,

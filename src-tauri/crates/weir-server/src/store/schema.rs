@@ -76,6 +76,31 @@ const MIGRATIONS: &[&str] = &[
     CREATE INDEX direct_messages_by_sender ON messages (sender_id, id)
         WHERE recipient_id IS NOT NULL;
     ",
+    // 4: plain INTEGER PRIMARY KEY ids. Messages are never deleted, so max(id) + 1 never
+    // reuses an id, and AUTOINCREMENT's sqlite_sequence update was one more page written
+    // by every commit (seen in webhook ingest profiles).
+    "
+    CREATE TABLE messages_new (
+        id INTEGER PRIMARY KEY,
+        sender_id INTEGER NOT NULL REFERENCES users (user_id),
+        stream_id INTEGER REFERENCES streams (stream_id),
+        recipient_id INTEGER REFERENCES users (user_id),  -- direct messages only
+        topic TEXT NOT NULL DEFAULT '',
+        content TEXT NOT NULL,
+        rendered_content TEXT NOT NULL,
+        client TEXT NOT NULL,
+        timestamp INTEGER NOT NULL,
+        CHECK ((stream_id IS NULL) <> (recipient_id IS NULL))
+    );
+    INSERT INTO messages_new SELECT * FROM messages;
+    DROP TABLE messages;
+    ALTER TABLE messages_new RENAME TO messages;
+    CREATE INDEX messages_by_stream ON messages (stream_id, id);
+    CREATE INDEX direct_messages_by_recipient ON messages (recipient_id, id)
+        WHERE recipient_id IS NOT NULL;
+    CREATE INDEX direct_messages_by_sender ON messages (sender_id, id)
+        WHERE recipient_id IS NOT NULL;
+    ",
 ];
 
 pub fn migrate(conn: &mut Connection) -> Result<()> {
@@ -106,6 +131,43 @@ mod tests {
         migrate(&mut conn)?;
         let version: usize = conn.pragma_query_value(None, "user_version", |row| row.get(0))?;
         assert_eq!(version, MIGRATIONS.len());
+        Ok(())
+    }
+
+    #[test]
+    fn message_ids_survive_the_move_off_autoincrement_and_keep_counting() -> Result<()> {
+        let mut conn = Connection::open_in_memory()?;
+        for (index, sql) in MIGRATIONS.iter().enumerate().take(3) {
+            conn.execute_batch(sql)?;
+            conn.pragma_update(None, "user_version", index + 1)?;
+        }
+        conn.execute_batch(
+            "INSERT INTO users (user_id, email, email_key, full_name, role, api_key, date_joined)
+                 VALUES (1, 'a@x.test', 'a@x.test', 'A', 400, 'k', '2026-01-01');
+             INSERT INTO streams (stream_id, name, name_key, date_created)
+                 VALUES (1, 'general', 'general', 0);
+             INSERT INTO messages (id, sender_id, stream_id, topic, content, rendered_content,
+                                   client, timestamp)
+                 VALUES (41, 1, 1, 't', 'hi', '<p>hi</p>', 'test', 0);",
+        )?;
+        migrate(&mut conn)?;
+        conn.execute(
+            "INSERT INTO messages (sender_id, recipient_id, content, rendered_content, client,
+                                   timestamp)
+             VALUES (1, 1, 'again', '<p>again</p>', 'test', 1)",
+            [],
+        )?;
+        let ids: Vec<i64> = conn
+            .prepare("SELECT id FROM messages ORDER BY id")?
+            .query_map([], |row| row.get(0))?
+            .collect::<rusqlite::Result<_>>()?;
+        assert_eq!(ids, [41, 42]);
+        let sequences: i64 = conn.query_row(
+            "SELECT count(*) FROM sqlite_sequence WHERE name = 'messages'",
+            [],
+            |row| row.get(0),
+        )?;
+        assert_eq!(sequences, 0);
         Ok(())
     }
 }

@@ -1,0 +1,226 @@
+//! The writer: a task that owns the only write connection and commits jobs in groups.
+//!
+//! It runs on the async runtime rather than on a thread of its own: handing every job to
+//! another thread and its answer back cost as much CPU as the SQLite work itself (two
+//! futex wake-ups and context switches per group, measured with a no-op job). A group's
+//! SQLite work is short: in WAL mode at `synchronous = NORMAL` a commit appends to the
+//! log without syncing. Checkpoints, which sync, are the one slow step; the writer runs
+//! them on a blocking thread and meanwhile lets the next group gather.
+
+use std::sync::Arc;
+
+use rusqlite::Connection;
+use tokio::sync::mpsc;
+
+use super::cache::UserCache;
+
+/// How many queued jobs one commit may carry: bounds how long one group occupies a
+/// runtime thread, and the latency of its first job.
+const MAX_GROUP: usize = 64;
+
+/// Commits between checkpoints. A commit appends a few pages to the log; this keeps it
+/// to a few MiB, near SQLite's own default of 1000 pages.
+const COMMITS_PER_CHECKPOINT: u32 = 256;
+
+/// Called once the job's group has committed (`true`) or failed (`false`).
+pub type Finisher = Box<dyn FnOnce(bool) + Send>;
+/// A unit of writing: reports whether it succeeded (else its changes are rolled back).
+pub type Job = Box<dyn FnOnce(&Connection) -> (bool, Finisher) + Send>;
+
+pub async fn run(mut conn: Connection, mut queue: mpsc::Receiver<Job>, users: Arc<UserCache>) {
+    let mut group = Vec::with_capacity(MAX_GROUP);
+    let mut commits = 0;
+    while let Some(first) = queue.recv().await {
+        group.push(first);
+        // Under load, other requests are a step away from their own write: yielding
+        // once lets them queue it, so that one commit serves them all. Idle, the yield
+        // returns at once.
+        tokio::task::yield_now().await;
+        while group.len() < MAX_GROUP {
+            match queue.try_recv() {
+                Ok(job) => group.push(job),
+                Err(_) => break,
+            }
+        }
+        let finishers = run_group(&conn, group.drain(..));
+        let committed = finishers.is_ok();
+        let finishers = match finishers {
+            Ok(finishers) => finishers,
+            Err(GroupFailure { error, finishers }) => {
+                tracing::error!(%error, "commit failed; the group's changes were rolled back");
+                finishers
+            }
+        };
+        users.invalidate_if_dirty();
+        for finish in finishers {
+            finish(committed);
+        }
+        commits += 1;
+        if commits >= COMMITS_PER_CHECKPOINT {
+            commits = 0;
+            match checkpoint(conn).await {
+                Some(back) => conn = back,
+                None => return,
+            }
+        }
+    }
+}
+
+/// Copies the log into the database file on a blocking thread. `None` if the runtime
+/// is shutting down (the connection is gone with the thread; SQLite's recovery reads
+/// the log at the next start).
+async fn checkpoint(conn: Connection) -> Option<Connection> {
+    let done = tokio::task::spawn_blocking(move || {
+        // PASSIVE: readers in the middle of a query are not waited for; what they
+        // still need is copied next time.
+        let outcome = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()));
+        if let Err(error) = outcome {
+            tracing::warn!(%error, "WAL checkpoint failed; the next one will retry");
+        }
+        conn
+    });
+    done.await.ok()
+}
+
+struct GroupFailure {
+    error: rusqlite::Error,
+    finishers: Vec<Finisher>,
+}
+
+/// Runs the jobs in one transaction; every job's finisher comes back, whatever happens.
+fn run_group(
+    conn: &Connection,
+    group: impl ExactSizeIterator<Item = Job>,
+) -> Result<Vec<Finisher>, GroupFailure> {
+    let mut finishers = Vec::with_capacity(group.len());
+    if let Err(error) = control(conn, "BEGIN IMMEDIATE") {
+        // Run nothing: every job is answered as not committed.
+        drop(group);
+        return Err(GroupFailure { error, finishers });
+    }
+    let outcome = run_jobs(conn, group, &mut finishers)
+        .and_then(|keep| control(conn, if keep { "COMMIT" } else { "ROLLBACK" }));
+    match outcome {
+        Ok(()) => Ok(finishers),
+        Err(error) => {
+            if !conn.is_autocommit() {
+                let _ = control(conn, "ROLLBACK");
+            }
+            Err(GroupFailure { error, finishers })
+        }
+    }
+}
+
+/// Runs the jobs inside the open transaction; says whether to commit it. A job alone in
+/// its group needs no savepoint (the transaction is its own); otherwise each job gets
+/// one, so that a job that fails leaves nothing behind while the others keep theirs.
+fn run_jobs(
+    conn: &Connection,
+    mut group: impl ExactSizeIterator<Item = Job>,
+    finishers: &mut Vec<Finisher>,
+) -> rusqlite::Result<bool> {
+    if group.len() == 1
+        && let Some(job) = group.next()
+    {
+        let (succeeded, finish) = job(conn);
+        finishers.push(finish);
+        return Ok(succeeded);
+    }
+    for job in group {
+        control(conn, "SAVEPOINT job")?;
+        let (succeeded, finish) = job(conn);
+        finishers.push(finish);
+        if !succeeded {
+            control(conn, "ROLLBACK TO job")?;
+        }
+        control(conn, "RELEASE job")?;
+    }
+    Ok(true)
+}
+
+/// Transaction control through the statement cache: the writer runs these for every
+/// job, and parsing them each time showed in profiles.
+fn control(conn: &Connection, sql: &str) -> rusqlite::Result<()> {
+    conn.prepare_cached(sql)?.execute([])?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+
+    use crate::error::{Error, Result};
+    use crate::store::{DATABASE_FILE, Store};
+
+    async fn store_with_table() -> (tempfile::TempDir, Store) {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).unwrap();
+        store
+            .write(|conn| Ok::<_, Error>(conn.execute_batch("CREATE TABLE t (x INTEGER)")?))
+            .await
+            .unwrap();
+        (dir, store)
+    }
+
+    fn insert(x: i64, then_fail: bool) -> impl FnOnce(&rusqlite::Connection) -> Result<()> {
+        move |conn| {
+            conn.execute("INSERT INTO t VALUES (?1)", [x])?;
+            if then_fail {
+                return Err(Error::Internal(format!("job {x} fails after writing")));
+            }
+            Ok(())
+        }
+    }
+
+    async fn values(store: &Store) -> Vec<i64> {
+        store
+            .read(|conn| {
+                let mut statement = conn.prepare("SELECT x FROM t ORDER BY x")?;
+                let rows = statement.query_map([], |row| row.get(0))?;
+                Ok::<_, Error>(rows.collect::<rusqlite::Result<Vec<i64>>>()?)
+            })
+            .await
+            .unwrap()
+    }
+
+    #[tokio::test]
+    async fn a_failing_job_in_a_group_leaves_nothing_and_the_others_commit() {
+        let (_dir, store) = store_with_table().await;
+        // Queued before the writer runs, the three jobs share one transaction.
+        let (a, b, c) = tokio::join!(
+            store.write(insert(1, false)),
+            store.write(insert(2, true)),
+            store.write(insert(3, false)),
+        );
+        assert!(a.is_ok() && c.is_ok());
+        assert!(b.unwrap_err().to_string().contains("job 2 fails"));
+        assert_eq!(values(&store).await, [1, 3]);
+    }
+
+    #[tokio::test]
+    async fn a_failing_job_alone_is_rolled_back() {
+        let (_dir, store) = store_with_table().await;
+        assert!(store.write(insert(7, true)).await.is_err());
+        store.write(insert(8, false)).await.unwrap();
+        assert_eq!(values(&store).await, [8]);
+    }
+
+    #[tokio::test]
+    async fn the_writer_checkpoints_the_log_into_the_database_file() {
+        let (dir, store) = store_with_table().await;
+        let file = dir.path().join(DATABASE_FILE);
+        let before = std::fs::metadata(&file).unwrap().len();
+        for x in 0..i64::from(super::COMMITS_PER_CHECKPOINT) + 1 {
+            store.write(insert(x, false)).await.unwrap();
+        }
+        // The checkpoint runs on a blocking thread after the commit that triggers it.
+        for _ in 0..100 {
+            if std::fs::metadata(&file).unwrap().len() > before {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+        assert!(std::fs::metadata(&file).unwrap().len() > before);
+        assert_eq!(values(&store).await.len(), 257);
+    }
+}
