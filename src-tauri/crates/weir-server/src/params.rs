@@ -2,8 +2,9 @@
 //! form-encoded (or multipart) body, where non-string values are JSON inside the field.
 
 use std::collections::BTreeMap;
+use std::pin::Pin;
 
-use axum::body::Bytes;
+use axum::body::{Bytes, HttpBody};
 use axum::extract::{FromRequest, Request};
 use axum::http::{StatusCode, header};
 use serde_json::Value;
@@ -136,17 +137,36 @@ fn string_list(name: &str, value: Value) -> Result<Vec<String>, ApiError> {
         .collect()
 }
 
+/// How much of an oversized body is read and dropped before the 413 goes out. A client
+/// still sending when the server answers and closes gets a broken pipe instead of the
+/// answer; like nginx's lingering close, the server lets it finish, up to this much.
+const MAX_DISCARDED_BYTES: usize = 64 * 1024 * 1024;
+
 /// Reads a body up to [`MAX_BODY_BYTES`], answering a Zulip-shaped 413 beyond it.
-pub async fn read_body(body: axum::body::Body) -> Result<Bytes, ApiError> {
-    axum::body::to_bytes(body, MAX_BODY_BYTES)
-        .await
-        .map_err(|_| {
-            ApiError::bad_request(format!(
-                "Request body too large (limit: {} MiB)",
-                MAX_BODY_BYTES / (1024 * 1024)
-            ))
-            .status(StatusCode::PAYLOAD_TOO_LARGE)
-        })
+pub async fn read_body(mut body: axum::body::Body) -> Result<Bytes, ApiError> {
+    let mut kept = Vec::new();
+    let mut total = 0usize;
+    while let Some(frame) = std::future::poll_fn(|cx| Pin::new(&mut body).poll_frame(cx)).await {
+        let frame =
+            frame.map_err(|_| ApiError::bad_request("The request body could not be read"))?;
+        let Ok(data) = frame.into_data() else {
+            continue; // trailers
+        };
+        total = total.saturating_add(data.len());
+        if total <= MAX_BODY_BYTES {
+            kept.extend_from_slice(&data);
+        } else if total > MAX_BODY_BYTES + MAX_DISCARDED_BYTES {
+            break;
+        }
+    }
+    if total > MAX_BODY_BYTES {
+        return Err(ApiError::bad_request(format!(
+            "Request body too large (limit: {} MiB)",
+            MAX_BODY_BYTES / (1024 * 1024)
+        ))
+        .status(StatusCode::PAYLOAD_TOO_LARGE));
+    }
+    Ok(Bytes::from(kept))
 }
 
 impl FromRequest<AppState> for Params {
