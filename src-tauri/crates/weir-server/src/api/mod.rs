@@ -20,45 +20,45 @@ use crate::AppState;
 use crate::auth::require_auth;
 use crate::error::{ApiError, Error};
 
+/// The API's routes, spelled out under `/api/v1` rather than nested: a nested router
+/// rewrites every request's URI, which showed in webhook-ingest profiles.
 pub fn routes(state: AppState) -> Router {
     let authenticated = Router::new()
-        .route("/users", get(reads::get_users))
-        .route("/users/me", get(reads::get_own_user))
-        .route("/streams", get(reads::get_streams))
+        .route("/api/v1/users", get(reads::get_users))
+        .route("/api/v1/users/me", get(reads::get_own_user))
+        .route("/api/v1/streams", get(reads::get_streams))
         .route(
-            "/streams/{stream_id}/members",
+            "/api/v1/streams/{stream_id}/members",
             get(reads::get_stream_members),
         )
-        .route("/get_stream_id", get(reads::get_stream_id))
+        .route("/api/v1/get_stream_id", get(reads::get_stream_id))
         .route(
-            "/users/me/subscriptions",
+            "/api/v1/users/me/subscriptions",
             get(reads::get_subscriptions)
                 .post(subscribe::subscribe)
                 .delete(unsubscribe::unsubscribe),
         )
-        .route("/bots", get(bots::list_bots).post(bots::create_bot))
+        .route("/api/v1/bots", get(bots::list_bots).post(bots::create_bot))
         .route(
-            "/bots/{bot_id}/api_key/regenerate",
+            "/api/v1/bots/{bot_id}/api_key/regenerate",
             post(bots::regenerate_bot_key),
         )
         .route(
-            "/users/me/api_key/regenerate",
+            "/api/v1/users/me/api_key/regenerate",
             post(bots::regenerate_own_key),
         )
-        .route("/register", post(register::register))
-        .route("/messages", get(messages::get_messages))
-        .route("/messages/render", post(messages::render_message))
-        .route("/integrations", get(webhooks::list_integrations))
+        .route("/api/v1/register", post(register::register))
+        .route("/api/v1/messages", get(messages::get_messages))
+        .route("/api/v1/messages/render", post(messages::render_message))
+        .route("/api/v1/integrations", get(webhooks::list_integrations))
         .route_layer(middleware::from_fn_with_state(state.clone(), require_auth));
-    let api = Router::new()
+    Router::new()
         .route(
-            "/server_settings",
+            "/api/v1/server_settings",
             get(reads::server_settings).post(reads::server_settings),
         )
-        .route("/external/{integration}", post(webhooks::receive))
-        .merge(authenticated);
-    Router::new()
-        .nest("/api/v1", api)
+        .route("/api/v1/external/{integration}", post(webhooks::receive))
+        .merge(authenticated)
         .fallback(|| async { ApiError::not_found() })
         .method_not_allowed_fallback(|| async {
             ApiError::bad_request("Method Not Allowed")

@@ -96,15 +96,31 @@ pub struct Payload<'a> {
 impl Payload<'_> {
     /// A string at a JSON pointer (`/repository/name`), or `MissingKey` naming its last part.
     pub fn str_at(&self, pointer: &str) -> Result<&str, HandlerError> {
-        self.json
-            .pointer(pointer)
-            .and_then(Value::as_str)
+        self.value_at(pointer)?
+            .as_str()
             .ok_or_else(|| missing(pointer))
     }
 
     pub fn value_at(&self, pointer: &str) -> Result<&Value, HandlerError> {
-        self.json.pointer(pointer).ok_or_else(|| missing(pointer))
+        lookup(self.json, pointer).ok_or_else(|| missing(pointer))
     }
+}
+
+/// `Value::pointer` without its allocation per step when no step is escaped (`~0`,
+/// `~1`): handlers look a few pointers up in every webhook request.
+fn lookup<'a>(json: &'a Value, pointer: &str) -> Option<&'a Value> {
+    if pointer.is_empty() || pointer.contains('~') {
+        return json.pointer(pointer);
+    }
+    let steps = pointer.strip_prefix('/')?;
+    steps.split('/').try_fold(json, |value, step| match value {
+        Value::Object(fields) => fields.get(step),
+        // As in RFC 6901: decimal digits, no sign, no leading zero.
+        Value::Array(items) if step == "0" || !step.starts_with(['0', '+']) => {
+            items.get(step.parse::<usize>().ok()?)
+        }
+        _ => None,
+    })
 }
 
 fn missing(pointer: &str) -> HandlerError {
@@ -199,6 +215,35 @@ pub fn fnmatch(pattern: &str, text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lookup_agrees_with_json_pointer() {
+        let json = serde_json::json!({
+            "a": {"b": [10, {"c": "x"}], "": 1, "s/t": 2, "m~n": 3},
+            "0": "zero",
+        });
+        for pointer in [
+            "",
+            "/",
+            "/a",
+            "/a/b",
+            "/a/b/0",
+            "/a/b/1/c",
+            "/a/b/01",
+            "/a/b/+1",
+            "/a/b/2",
+            "/a/b/-",
+            "/a/",
+            "/a/s~1t",
+            "/a/m~0n",
+            "/0",
+            "a",
+            "/a/b/1/c/d",
+            "/a/b/x",
+        ] {
+            assert_eq!(lookup(&json, pointer), json.pointer(pointer), "{pointer}");
+        }
+    }
 
     #[test]
     fn fnmatch_follows_shell_rules() {

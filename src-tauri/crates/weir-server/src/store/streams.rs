@@ -105,13 +105,46 @@ pub fn subscriber_ids(conn: &Connection, stream_id: i64) -> Result<Vec<i64>> {
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
-pub fn has_subscribers(conn: &Connection, stream_id: i64) -> Result<bool> {
-    Ok(conn
-        .prepare_cached(
-            "SELECT EXISTS (SELECT 1 FROM subscriptions s JOIN users u ON u.user_id = s.user_id
-                         WHERE s.stream_id = ?1 AND s.active = 1 AND u.is_active = 1)",
-        )?
-        .query_row([stream_id], |row| row.get(0))?)
+/// What posting to a stream needs to know, in one query: webhooks look it up for
+/// every message.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PostTarget {
+    pub stream_id: i64,
+    pub name: String,
+    pub invite_only: bool,
+    pub has_subscribers: bool,
+}
+
+/// How a request names a stream.
+#[derive(Debug, Clone, Copy)]
+pub enum StreamRef<'a> {
+    Id(i64),
+    Name(&'a str),
+}
+
+pub fn post_target(conn: &Connection, stream: StreamRef<'_>) -> Result<Option<PostTarget>> {
+    const SELECT: &str = "SELECT stream_id, name, invite_only,
+               EXISTS (SELECT 1 FROM subscriptions s JOIN users u ON u.user_id = s.user_id
+                       WHERE s.stream_id = streams.stream_id AND s.active = 1
+                         AND u.is_active = 1)
+        FROM streams";
+    let target = |row: &Row<'_>| {
+        Ok(PostTarget {
+            stream_id: row.get(0)?,
+            name: row.get(1)?,
+            invite_only: row.get(2)?,
+            has_subscribers: row.get(3)?,
+        })
+    };
+    let found = match stream {
+        StreamRef::Id(id) => conn
+            .prepare_cached(&format!("{SELECT} WHERE stream_id = ?1"))?
+            .query_row([id], target),
+        StreamRef::Name(name) => conn
+            .prepare_cached(&format!("{SELECT} WHERE name_key = ?1"))?
+            .query_row([name_key(name)], target),
+    };
+    Ok(found.optional()?)
 }
 
 /// Subscribers (active subscriptions of active users) of every stream, in one query (for listings and `register`).
