@@ -792,6 +792,66 @@ async fn a_stream_without_subscribers_gets_the_message_and_the_owner_is_told() {
     );
 }
 
+/// The server remembers the streams webhooks post to; every change to subscriptions and
+/// streams must reach the next post.
+#[tokio::test]
+async fn each_post_sees_the_subscriptions_and_streams_as_they_are_now() {
+    let server = &TestServer::standard();
+    let member = server.as_user(&MEMBER);
+    let subs = "/users/me/subscriptions";
+    let post_to = |stream: &'static str| async move {
+        let before = everything(server).await;
+        let query = [("api_key", WEBHOOK_BOT.key), ("stream", stream)];
+        assert_webhook_success(&hello(server, &query, ADA).await);
+        new_since(server, &before).await
+    };
+    let count = |new: &[Value], kind: &str| new.iter().filter(|m| m["type"] == kind).count();
+
+    let new = post_to("Empty Room").await;
+    assert_eq!(
+        (count(&new, "stream"), count(&new, "private")),
+        (1, 1),
+        "{new:#?}"
+    );
+
+    member
+        .post(subs, &[("subscriptions", json!([{"name": "Empty Room"}]))])
+        .await
+        .ok();
+    let new = post_to("Empty Room").await;
+    assert_eq!(
+        (count(&new, "stream"), count(&new, "private")),
+        (1, 0),
+        "{new:#?}"
+    );
+
+    member
+        .delete(subs, &[("subscriptions", json!(["Empty Room"]))])
+        .await
+        .ok();
+    let new = post_to("Empty Room").await;
+    assert_eq!(
+        (count(&new, "stream"), count(&new, "private")),
+        (1, 1),
+        "{new:#?}"
+    );
+
+    let new = post_to("Brand New").await;
+    let notice = only_one(&new, "the notice about a missing stream");
+    assert_notification(
+        &notice,
+        &MEMBER,
+        &does_not_exist_text(&WEBHOOK_BOT, "Brand New"),
+    );
+    member
+        .post(subs, &[("subscriptions", json!([{"name": "Brand New"}]))])
+        .await
+        .ok();
+    let new = post_to("Brand New").await;
+    let posted = only_one(&new, "the message in the new stream");
+    assert_eq!(posted["display_recipient"], "Brand New", "{posted:#}");
+}
+
 #[tokio::test]
 async fn a_private_stream_neither_bot_nor_owner_can_access_is_a_stream_that_does_not_exist() {
     let server = TestServer::standard();

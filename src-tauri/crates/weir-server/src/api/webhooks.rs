@@ -27,7 +27,7 @@ use crate::integrations::{
 use crate::keys::{has_api_key_format, keys_match};
 use crate::messages::{Destination, Outgoing, notify, send};
 use crate::params::{Params, read_body};
-use crate::store::{self, PostTarget, StreamRef, UserRow};
+use crate::store::{self, PostTarget, PostTargets, StreamRef, UserRow};
 
 pub async fn receive(
     State(state): State<AppState>,
@@ -179,9 +179,13 @@ async fn deliver(
     let client = integration.client_name();
     let topic = topic_override.as_deref().unwrap_or(&message.topic);
     let message = Outgoing::new(topic, &message.content);
+    let targets = state.store().post_targets();
     state
         .store()
-        .write(move |conn| post(conn, &sender, stream.as_deref(), &message, &client))
+        .write(move |conn| {
+            let stream = stream.as_deref();
+            post(conn, &targets, &sender, stream, &message, &client)
+        })
         .await?;
     Ok(accepted())
 }
@@ -250,6 +254,7 @@ fn owner_of(sender: &UserRow) -> Option<i64> {
 /// Resolves the destination and stores the one message (plus any owner notice).
 fn post(
     conn: &Connection,
+    targets: &PostTargets,
     sender: &UserRow,
     stream: Option<&str>,
     message: &Outgoing,
@@ -272,11 +277,11 @@ fn post(
     let by_id = !stream_spec.is_empty() && stream_spec.bytes().all(|b| b.is_ascii_digit());
     let found = if by_id {
         match stream_spec.parse() {
-            Ok(id) => store::post_target(conn, StreamRef::Id(id))?,
+            Ok(id) => targets.get(conn, StreamRef::Id(id))?,
             Err(_) => None,
         }
     } else {
-        store::post_target(conn, StreamRef::Name(stream_spec.trim()))?
+        targets.get(conn, StreamRef::Name(stream_spec.trim()))?
     };
     let Some(stream) = found.filter(|stream| may_post(conn, sender, stream).unwrap_or(false))
     else {

@@ -12,6 +12,7 @@ mod messages;
 mod schema;
 pub mod seed;
 mod streams;
+mod targets;
 mod users;
 mod writer;
 
@@ -23,6 +24,7 @@ use tokio::sync::{mpsc, oneshot};
 
 pub use messages::*;
 pub use streams::*;
+pub use targets::PostTargets;
 pub use users::*;
 
 use crate::error::{Error, Result};
@@ -41,6 +43,7 @@ pub struct Store {
     jobs: mpsc::Sender<Job>,
     readers: Arc<ReaderPool>,
     users: Arc<cache::UserCache>,
+    targets: Arc<PostTargets>,
 }
 
 struct ReaderPool {
@@ -61,19 +64,28 @@ impl Store {
         let mut writer = open_connection(&path, false)?;
         schema::migrate(&mut writer)?;
         let users = Arc::new(cache::UserCache::default());
-        let dirty = users.dirty_flag();
+        let targets = Arc::new(PostTargets::default());
+        PostTargets::watch_subscriptions(&writer)?;
+        let (users_changed, targets_changed) = (users.dirty_flag(), targets.stale_flag());
         writer.update_hook(Some(
             move |_: rusqlite::hooks::Action, _: &str, table: &str, _: i64| {
+                use std::sync::atomic::Ordering::Release;
                 if table == "users" {
-                    dirty.store(true, std::sync::atomic::Ordering::Release);
+                    users_changed.store(true, Release);
+                }
+                if PostTargets::is_watched(table) {
+                    targets_changed.store(true, Release);
                 }
             },
         ));
         let (jobs, queue) = mpsc::channel::<Job>(1024);
-        let writer_users = Arc::clone(&users);
         // The writer checkpoints itself, off the async threads (see `writer.rs`).
         writer.pragma_update(None, "wal_autocheckpoint", 0)?;
-        runtime.spawn(writer::run(writer, queue, writer_users));
+        let caches = writer::Caches {
+            users: Arc::clone(&users),
+            targets: Arc::clone(&targets),
+        };
+        runtime.spawn(writer::run(writer, queue, caches));
         let readers = Arc::new(ReaderPool {
             path,
             idle: Mutex::new(Vec::new()),
@@ -82,7 +94,13 @@ impl Store {
             jobs,
             readers,
             users,
+            targets,
         })
+    }
+
+    /// The writer's memory of post targets, for write jobs that post to streams.
+    pub fn post_targets(&self) -> Arc<PostTargets> {
+        Arc::clone(&self.targets)
     }
 
     /// Whether a database already exists in `data_dir` (for `--seed`'s refusal).

@@ -13,6 +13,7 @@ use rusqlite::Connection;
 use tokio::sync::mpsc;
 
 use super::cache::UserCache;
+use super::targets::PostTargets;
 
 /// How many queued jobs one commit may carry: bounds how long one group occupies a
 /// runtime thread, and the latency of its first job.
@@ -28,7 +29,13 @@ pub type Finisher = Box<dyn FnOnce(bool) + Send>;
 /// A unit of writing: reports whether it succeeded (else its changes are rolled back).
 pub type Job = Box<dyn FnOnce(&Connection) -> (bool, Finisher) + Send>;
 
-pub async fn run(mut conn: Connection, mut queue: mpsc::Receiver<Job>, users: Arc<UserCache>) {
+/// What the writer empties after a commit that changed what they remember.
+pub struct Caches {
+    pub users: Arc<UserCache>,
+    pub targets: Arc<PostTargets>,
+}
+
+pub async fn run(mut conn: Connection, mut queue: mpsc::Receiver<Job>, caches: Caches) {
     let mut group = Vec::with_capacity(MAX_GROUP);
     let mut commits = 0;
     while let Some(first) = queue.recv().await {
@@ -52,7 +59,8 @@ pub async fn run(mut conn: Connection, mut queue: mpsc::Receiver<Job>, users: Ar
                 finishers
             }
         };
-        users.invalidate_if_dirty();
+        caches.users.invalidate_if_dirty();
+        caches.targets.clear_if_stale();
         for finish in finishers {
             finish(committed);
         }
