@@ -115,7 +115,7 @@ pub async fn create_bot(
                 &NewUser {
                     user_id: None,
                     email,
-                    full_name,
+                    full_name: full_name.clone(),
                     role: Role::Member,
                     bot_type: Some(bot_type),
                     bot_owner_id: Some(owner_id),

@@ -35,15 +35,45 @@ pub const DATABASE_FILE: &str = "weir.sqlite3";
 /// Read connections kept open between requests.
 const MAX_IDLE_READERS: usize = 8;
 
-use writer::{Finisher, Job};
+use writer::Job;
 
 /// Handle to the database: cheap to clone, shared by every request.
 #[derive(Clone)]
 pub struct Store {
-    jobs: mpsc::Sender<Job>,
+    jobs: mpsc::Sender<Box<dyn Job>>,
     readers: Arc<ReaderPool>,
     users: Arc<cache::UserCache>,
     targets: Arc<PostTargets>,
+}
+
+/// A job as [`Store::write`] queues it: the work, its latest outcome, and who waits.
+struct Pending<T, E, F> {
+    work: F,
+    outcome: Option<Result<T, E>>,
+    reply: oneshot::Sender<Result<T, E>>,
+}
+
+impl<T, E, F> Job for Pending<T, E, F>
+where
+    T: Send,
+    E: From<Error> + Send,
+    F: Fn(&Connection) -> Result<T, E> + Send,
+{
+    fn run(&mut self, conn: &Connection) -> bool {
+        let outcome = (self.work)(conn);
+        let succeeded = outcome.is_ok();
+        self.outcome = Some(outcome);
+        succeeded
+    }
+
+    fn finish(self: Box<Self>, committed: bool) {
+        let outcome = match self.outcome {
+            Some(Ok(_)) | None if !committed => Err(E::from(Error::WriterStopped)),
+            Some(outcome) => outcome,
+            None => Err(E::from(Error::WriterStopped)),
+        };
+        let _ = self.reply.send(outcome);
+    }
 }
 
 struct ReaderPool {
@@ -78,7 +108,7 @@ impl Store {
                 }
             },
         ));
-        let (jobs, queue) = mpsc::channel::<Job>(1024);
+        let (jobs, queue) = mpsc::channel::<Box<dyn Job>>(1024);
         // The writer checkpoints itself, off the async threads (see `writer.rs`).
         writer.pragma_update(None, "wal_autocheckpoint", 0)?;
         let caches = writer::Caches {
@@ -108,26 +138,22 @@ impl Store {
         data_dir.join(DATABASE_FILE).exists()
     }
 
-    /// Runs `work` on the writer in its own savepoint; its changes are committed (or,
-    /// on `Err`, rolled back) before this returns.
+    /// Runs `work` on the writer; its changes are committed (or, on `Err`, rolled back)
+    /// before this returns.
+    ///
+    /// `work` changes rows, not the schema, and may run twice: the first time inside a
+    /// group that is then rolled back because another job failed half-way.
     pub async fn write<T, E, F>(&self, work: F) -> Result<T, E>
     where
         T: Send + 'static,
         E: From<Error> + Send + 'static,
-        F: FnOnce(&Connection) -> Result<T, E> + Send + 'static,
+        F: Fn(&Connection) -> Result<T, E> + Send + 'static,
     {
         let (reply, answer) = oneshot::channel::<Result<T, E>>();
-        let job: Job = Box::new(move |conn| {
-            let outcome = work(conn);
-            let succeeded = outcome.is_ok();
-            let finish: Finisher = Box::new(move |committed| {
-                let outcome = match outcome {
-                    Ok(_) if !committed => Err(E::from(Error::WriterStopped)),
-                    other => other,
-                };
-                let _ = reply.send(outcome);
-            });
-            (succeeded, finish)
+        let job: Box<dyn Job> = Box::new(Pending {
+            work,
+            outcome: None,
+            reply,
         });
         self.jobs
             .send(job)
