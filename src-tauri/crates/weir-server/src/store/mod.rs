@@ -2,10 +2,10 @@
 //!
 //! Writes go through one writer task that owns the only write connection: requests
 //! never see `SQLITE_BUSY` and never lose an update. The writer commits in groups —
-//! each job runs in its own savepoint inside a shared transaction, so one job's failure
-//! rolls back only that job — and answers every job only after the group's commit, so a
-//! success reply always means the change is on disk. Reads use a small pool of WAL
-//! readers and never wait for the writer.
+//! jobs share a transaction, yet one job's failure rolls back only that job (see
+//! `writer.rs`) — and answers every job only after the group's commit, so a success
+//! reply always means the change is on disk. Reads use a small pool of WAL readers and
+//! never wait for the writer.
 
 mod cache;
 mod messages;
