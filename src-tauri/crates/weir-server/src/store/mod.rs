@@ -67,10 +67,11 @@ where
     }
 
     fn finish(self: Box<Self>, committed: bool) {
+        // A failed job's own error stands; success counts only once committed.
         let outcome = match self.outcome {
-            Some(Ok(_)) | None if !committed => Err(E::from(Error::WriterStopped)),
-            Some(outcome) => outcome,
-            None => Err(E::from(Error::WriterStopped)),
+            Some(Err(error)) => Err(error),
+            Some(Ok(value)) if committed => Ok(value),
+            _ => Err(E::from(Error::WriterStopped)),
         };
         let _ = self.reply.send(outcome);
     }

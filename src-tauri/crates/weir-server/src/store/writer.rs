@@ -131,7 +131,7 @@ fn run_group(conn: &Connection, group: &mut [Box<dyn Job>]) -> rusqlite::Result<
 }
 
 /// Transaction control through the statement cache: the writer runs these for every
-/// job, and parsing them each time showed in profiles.
+/// group, and parsing them each time showed in profiles.
 fn control(conn: &Connection, sql: &str) -> rusqlite::Result<()> {
     conn.prepare_cached(sql)?.execute([])?;
     Ok(())
