@@ -8,6 +8,7 @@
 //! never wait for the writer.
 
 mod cache;
+mod checkpoint;
 mod messages;
 mod schema;
 pub mod seed;
@@ -110,13 +111,14 @@ impl Store {
             },
         ));
         let (jobs, queue) = mpsc::channel::<Box<dyn Job>>(1024);
-        // The writer checkpoints itself, off the async threads (see `writer.rs`).
+        // Checkpoints run beside the writer, off the async threads (see `checkpoint.rs`).
         writer.pragma_update(None, "wal_autocheckpoint", 0)?;
+        let checkpoints = checkpoint::Checkpoints::new(open_connection(&path, false)?);
         let caches = writer::Caches {
             users: Arc::clone(&users),
             targets: Arc::clone(&targets),
         };
-        runtime.spawn(writer::run(writer, queue, caches));
+        runtime.spawn(writer::run(writer, queue, caches, checkpoints));
         let readers = Arc::new(ReaderPool {
             path,
             idle: Mutex::new(Vec::new()),

@@ -4,8 +4,7 @@
 //! another thread and its answer back cost as much CPU as the SQLite work itself (two
 //! futex wake-ups and context switches per group, measured with a no-op job). A group's
 //! SQLite work is short: in WAL mode at `synchronous = NORMAL` a commit appends to the
-//! log without syncing. Checkpoints, which sync, are the one slow step; the writer runs
-//! them on a blocking thread and meanwhile lets the next group gather.
+//! log without syncing. Checkpoints, which sync, run beside it (see `checkpoint.rs`).
 
 use std::sync::Arc;
 
@@ -13,16 +12,12 @@ use rusqlite::Connection;
 use tokio::sync::mpsc;
 
 use super::cache::UserCache;
+use super::checkpoint::{self, Checkpoints, Step};
 use super::targets::PostTargets;
 
 /// How many queued jobs one commit may carry: bounds how long one group occupies a
 /// runtime thread, and the latency of its first job.
 const MAX_GROUP: usize = 64;
-
-/// Commits between checkpoints. A commit appends a few pages to the log, so it stays
-/// within tens of MiB. Fewer, larger checkpoints halved the ingest p99 against 256
-/// (each one holds the queue for a moment; most requests never meet one).
-const COMMITS_PER_CHECKPOINT: u32 = 1024;
 
 /// One request's work. It may run twice: when a job fails after changing rows, the
 /// group is rolled back and run again with a savepoint around each job.
@@ -39,9 +34,13 @@ pub struct Caches {
     pub targets: Arc<PostTargets>,
 }
 
-pub async fn run(mut conn: Connection, mut queue: mpsc::Receiver<Box<dyn Job>>, caches: Caches) {
+pub async fn run(
+    mut conn: Connection,
+    mut queue: mpsc::Receiver<Box<dyn Job>>,
+    caches: Caches,
+    mut checkpoints: Checkpoints,
+) {
     let mut group = Vec::with_capacity(MAX_GROUP);
-    let mut commits = 0;
     while let Some(first) = queue.recv().await {
         group.push(first);
         // Under load, other requests are a step away from their own write: yielding
@@ -69,31 +68,13 @@ pub async fn run(mut conn: Connection, mut queue: mpsc::Receiver<Box<dyn Job>>, 
         for job in group.drain(..) {
             job.finish(committed);
         }
-        commits += 1;
-        if commits >= COMMITS_PER_CHECKPOINT {
-            commits = 0;
-            match checkpoint(conn).await {
+        if checkpoints.after_commit().await == Step::CatchUp {
+            match checkpoint::run(conn).await {
                 Some(back) => conn = back,
                 None => return,
             }
         }
     }
-}
-
-/// Copies the log into the database file on a blocking thread. `None` if the runtime
-/// is shutting down (the connection is gone with the thread; SQLite's recovery reads
-/// the log at the next start).
-async fn checkpoint(conn: Connection) -> Option<Connection> {
-    let done = tokio::task::spawn_blocking(move || {
-        // PASSIVE: readers in the middle of a query are not waited for; what they
-        // still need is copied next time.
-        let outcome = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()));
-        if let Err(error) = outcome {
-            tracing::warn!(%error, "WAL checkpoint failed; the next one will retry");
-        }
-        conn
-    });
-    done.await.ok()
 }
 
 /// Runs the jobs in one transaction; says whether it committed.
@@ -233,23 +214,40 @@ mod tests {
         assert_eq!(values(&store).await, [8]);
     }
 
-    #[tokio::test]
-    async fn the_writer_checkpoints_the_log_into_the_database_file() {
+    /// The WAL header's checkpoint sequence number, which goes up each time the log
+    /// starts over (bytes 12..16, big-endian).
+    fn log_restarts(dir: &std::path::Path) -> u32 {
+        let header = std::fs::read(dir.join(format!("{DATABASE_FILE}-wal"))).unwrap();
+        u32::from_be_bytes(header[12..16].try_into().unwrap())
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn under_steady_writes_the_log_is_copied_into_the_database_and_starts_over() {
         let (dir, store) = store_with_table().await;
         let file = dir.path().join(DATABASE_FILE);
-        let before = std::fs::metadata(&file).unwrap().len();
-        let commits = i64::from(super::COMMITS_PER_CHECKPOINT) + 1;
-        for x in 0..commits {
-            store.write(insert(x, false)).await.unwrap();
-        }
-        // The checkpoint runs on a blocking thread after the commit that triggers it.
-        for _ in 0..100 {
-            if std::fs::metadata(&file).unwrap().len() > before {
-                break;
+        let size_before = std::fs::metadata(&file).unwrap().len();
+        let restarts_before = log_restarts(dir.path());
+        let cycle = i64::from(super::checkpoint::COMMITS_PER_CHECKPOINT);
+        // Commits never wait for the helper's passes, so how many a cycle takes
+        // depends on the disk; two restarts must come well within ten cycles.
+        let mut first_restart = None;
+        let mut commits = 0;
+        while log_restarts(dir.path()) < restarts_before + 2 && commits < 10 * cycle {
+            store.write(insert(commits, false)).await.unwrap();
+            commits += 1;
+            if first_restart.is_none() && log_restarts(dir.path()) > restarts_before {
+                first_restart = Some(commits);
             }
-            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
         }
-        assert!(std::fs::metadata(&file).unwrap().len() > before);
+        assert!(
+            log_restarts(dir.path()) >= restarts_before + 2,
+            "{commits} commits"
+        );
+        assert!(
+            first_restart.unwrap() > cycle,
+            "a cycle starts after its commits"
+        );
+        assert!(std::fs::metadata(&file).unwrap().len() > size_before);
         assert_eq!(values(&store).await.len() as i64, commits);
     }
 }
