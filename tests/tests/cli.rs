@@ -272,6 +272,16 @@ async fn unknown_arguments_are_refused() {
 }
 
 #[tokio::test]
+async fn zero_worker_threads_are_refused() {
+    let done = assert_refused(&args(&["--worker-threads", "0"]));
+    assert!(
+        done.stderr.contains("--worker-threads"),
+        "{}",
+        done.describe()
+    );
+}
+
+#[tokio::test]
 async fn help_lists_the_options() {
     let done = run_server_to_exit(&args(&["--help"]), EXIT_TIMEOUT);
 
@@ -287,6 +297,7 @@ async fn help_lists_the_options() {
         "--demo",
         "--feature-level",
         "--rate-limit",
+        "--worker-threads",
     ] {
         assert!(
             done.stdout.contains(opt),

@@ -38,13 +38,29 @@ pub struct Args {
     /// Rate limit: requests per 60 s per user (off when absent).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     pub rate_limit: Option<u32>,
+    /// Threads serving HTTP (default: half the cores, at least one).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+    pub worker_threads: Option<u16>,
+}
+
+/// Half the cores: a local server shares the machine with its clients, and writes
+/// queue for one writer whatever the thread count. Every extra thread adds hand-offs:
+/// on two cores, ingest took 18.0 us of CPU per message with two threads and 16.1 us
+/// with one, and ran 5% faster. Reads and checkpoints run on blocking threads apart.
+fn default_worker_threads() -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+    (cores / 2).max(1)
 }
 
 /// Entry point of the binary.
 pub fn main() -> ExitCode {
     let args = Args::parse();
     init_logging();
+    let worker_threads = args
+        .worker_threads
+        .map_or_else(default_worker_threads, usize::from);
     let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(worker_threads)
         .enable_all()
         .build()
     {
@@ -126,7 +142,13 @@ async fn run(args: Args) -> Result<(), Error> {
     writeln!(stdout, "listening on http://{address}")?;
     stdout.flush()?;
     drop(stdout);
-    tracing::info!(data_dir = %data_dir.display(), feature_level = args.feature_level, "ready");
+    let worker_threads = tokio::runtime::Handle::current().metrics().num_workers();
+    tracing::info!(
+        data_dir = %data_dir.display(),
+        feature_level = args.feature_level,
+        worker_threads,
+        "ready"
+    );
     let config = Config {
         feature_level: args.feature_level,
         rate_limit: args.rate_limit,
