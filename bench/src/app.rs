@@ -32,7 +32,7 @@ use nix::unistd::Pid;
 
 use crate::Result;
 use crate::process::tail;
-use crate::report::median;
+use crate::report::{median, start_round};
 
 /// The line both apps print when their page makes its first IPC call.
 const READY_MARKER: &str = "ui ready: first status request";
@@ -209,17 +209,11 @@ fn run_rounds(setup: &Setup, display: &str) -> Result<ExitCode> {
     }
     let mut rounds: Vec<Vec<Figures>> = Vec::new();
     for round in 0..args.rounds {
-        let mut order = vec![App::Minimal, App::Weir];
-        if round % 2 == 1 {
-            order.reverse();
-        }
-        let names: Vec<&str> = order.iter().map(|app| app.label()).collect();
-        println!();
-        println!(
-            "round {}/{} (order: {})",
-            round + 1,
+        let order = start_round(
+            round,
             args.rounds,
-            names.join(", ")
+            vec![App::Minimal, App::Weir],
+            App::label,
         );
         let mut figures = Vec::new();
         for app in order {

@@ -54,6 +54,24 @@ pub fn micros(value: f64) -> String {
     }
 }
 
+/// Starts round `round` (0-based) of `rounds`: alternates the order of `order` every
+/// other round, so that neither side always runs on a warmer (or more tired) machine,
+/// and prints the round's header with that order.
+pub fn start_round<T: Copy>(
+    round: u64,
+    rounds: u64,
+    mut order: Vec<T>,
+    label: fn(T) -> &'static str,
+) -> Vec<T> {
+    if round % 2 == 1 {
+        order.reverse();
+    }
+    let names: Vec<&str> = order.iter().map(|&item| label(item)).collect();
+    println!();
+    println!("round {}/{rounds} (order: {})", round + 1, names.join(", "));
+    order
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -68,5 +86,19 @@ mod tests {
         assert_eq!(grouped(1000), "1,000");
         assert_eq!(grouped(1_234_567), "1,234,567");
         assert_eq!(thousands(21_034.4), "21,034");
+    }
+
+    #[test]
+    fn rounds_alternate_their_order() {
+        let label = |name: &'static str| name;
+        assert_eq!(
+            start_round(0, 2, vec!["a", "b", "c"], label),
+            ["a", "b", "c"]
+        );
+        assert_eq!(
+            start_round(1, 2, vec!["a", "b", "c"], label),
+            ["c", "b", "a"]
+        );
+        assert_eq!(start_round(2, 3, vec!["a", "b"], label), ["a", "b"]);
     }
 }

@@ -31,7 +31,7 @@ use serde_json::{Value, json};
 use crate::http::Connection;
 use crate::load::{self, Load, Outcome};
 use crate::process::{ServerProcess, own_cpu_time};
-use crate::report::{grouped, median, micros, ms, thousands};
+use crate::report::{grouped, median, micros, ms, start_round, thousands};
 use crate::{Result, runtime};
 
 /// The target: weir's rate at least this fraction of the minimal handler's.
@@ -238,17 +238,7 @@ async fn run_rounds(setup: &Setup) -> Result<ExitCode> {
         if !args.skip_ceiling {
             order.insert(0, Target::Ceiling);
         }
-        if round % 2 == 1 {
-            order.reverse();
-        }
-        let names: Vec<&str> = order.iter().map(|target| target.label()).collect();
-        println!();
-        println!(
-            "round {}/{} (order: {})",
-            round + 1,
-            args.rounds,
-            names.join(", ")
-        );
+        let order = start_round(round, args.rounds, order, Target::label);
         let mut figures = Vec::new();
         let mut checked = None;
         for target in order {
