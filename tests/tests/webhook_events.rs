@@ -610,6 +610,89 @@ async fn malformed_event_filters_are_rejected_and_send_nothing() {
     assert!(new.is_empty(), "{new:#?}");
 }
 
+/// Issue 11, finding 2: `only_events` patterns backtracked exponentially in their stars
+/// (`****b` against a 200-character event took seconds, each further `*` multiplied
+/// that), so anyone holding a webhook URL could freeze the server. A generous budget:
+/// the answer takes milliseconds.
+#[tokio::test]
+async fn hostile_event_patterns_are_answered_at_once() {
+    let server = TestServer::standard();
+    let (_, fixtures) = registry(&server).await;
+    // A push is recognised by its payload, so the header can be anything.
+    let push = fixture(&fixtures, "repo:push");
+    let event = "a".repeat(200);
+    let before = everything(&server).await;
+    for pattern in [
+        "****b",
+        "********************b",
+        "*a*a*a*a*a*a*a*a*a*a*a*a*b",
+    ] {
+        let only = json!([pattern]).to_string();
+        let query = [
+            ("api_key", WEBHOOK_BOT.key),
+            ("stream", "Engineering"),
+            ("only_events", only.as_str()),
+        ];
+        let rb = server
+            .anon()
+            .request_unauthenticated(Method::POST, PATH)
+            .query(&query)
+            .header("Content-Type", "application/json")
+            .header(EVENT_HEADER, event.as_str())
+            .timeout(std::time::Duration::from_secs(20))
+            .body(push.body.clone());
+        let r = server.anon().send(rb, &format!("only_events={only}")).await;
+        assert_plain_success(&r);
+    }
+    let new = new_since(&server, &before).await;
+    assert!(new.is_empty(), "filtered events were sent: {new:#?}");
+}
+
+#[tokio::test]
+async fn oversized_event_filters_and_event_types_are_rejected() {
+    let server = TestServer::standard();
+    let (_, fixtures) = registry(&server).await;
+    let push = fixture(&fixtures, "repo:push");
+    let before = everything(&server).await;
+    let many = json!(vec!["repo:*"; 33]).to_string();
+    let long = json!(["*".repeat(129)]).to_string();
+    for (name, value, msg) in [
+        (
+            "only_events",
+            &many,
+            "Too many patterns in only_events (at most 32)",
+        ),
+        (
+            "exclude_events",
+            &long,
+            "A pattern in exclude_events is too long (at most 128 characters)",
+        ),
+    ] {
+        let query = [
+            ("api_key", WEBHOOK_BOT.key),
+            ("stream", "Engineering"),
+            (name, value.as_str()),
+        ];
+        send(&server, &query, &push.headers, &push.body)
+            .await
+            .bad_request(msg);
+    }
+    let long_event = event_header(&"e".repeat(257));
+    send(&server, &TO_ENGINEERING, &long_event, &push.body)
+        .await
+        .bad_request("The event type is too long (at most 256 characters)");
+    // The limits themselves are accepted.
+    let fits = json!(vec!["*".repeat(128); 32]).to_string();
+    let query = [
+        ("api_key", WEBHOOK_BOT.key),
+        ("stream", "Engineering"),
+        ("exclude_events", fits.as_str()),
+    ];
+    assert_plain_success(&send(&server, &query, &event_header(&"e".repeat(256)), &push.body).await);
+    let new = new_since(&server, &before).await;
+    assert!(new.is_empty(), "{new:#?}");
+}
+
 // ---------------------------------------------------------------------- branches
 
 #[tokio::test]

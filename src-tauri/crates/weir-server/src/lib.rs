@@ -11,7 +11,6 @@ pub mod cli;
 mod clock;
 mod demo;
 pub mod error;
-pub mod integrations;
 mod keys;
 mod messages;
 mod names;

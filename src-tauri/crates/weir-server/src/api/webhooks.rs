@@ -1,29 +1,28 @@
 //! `POST /api/v1/external/<integration>`: Zulip's incoming-webhook endpoint.
 //!
-//! Order, as in Zulip: authenticate the bot; read the body; find the event type
-//! (a missing event header tells the owner and fails); let the integration build its
-//! message (an unsupported event is a 200 so that services keep the webhook enabled);
-//! apply `only_events`/`exclude_events`; then, in one write, resolve the destination and
-//! store exactly one message before answering.
+//! Order, as in Zulip: authenticate the bot; read the body; let the integration
+//! (`weir-integrations`, pure code) find the event type, build its message and apply
+//! `only_events`/`exclude_events` (a missing event header tells the owner and fails; an
+//! unsupported event is a 200 so that services keep the webhook enabled); then, in one
+//! write, resolve the destination and store exactly one message before answering.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use axum::body::Body;
 use axum::extract::{Path, State};
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use rusqlite::Connection;
 use serde_json::{Value, json};
+use weir_integrations::{self as integrations, AuthScheme, EventFilter, Integration, Outcome};
+use weir_integrations::{Rejection, Request, process};
 use zulip_api::ErrorCode;
 
 use crate::AppState;
 use crate::auth::{add_quota_headers, authenticate, rate_limited};
 use crate::clock::now_unix;
 use crate::error::{ApiError, Error};
-use crate::integrations::{
-    self, AuthScheme, EventSource, HandlerError, Integration, Payload, fnmatch,
-};
 use crate::keys::{has_api_key_format, keys_match};
 use crate::messages::{Destination, Outgoing, notify, send};
 use crate::params::{Params, read_body};
@@ -125,57 +124,34 @@ async fn deliver(
         .filter(|topic| !topic.trim().is_empty());
     let only_events = query.take_string_list("only_events")?;
     let exclude_events = query.take_string_list("exclude_events")?;
+    let filter = EventFilter::new(only_events.as_deref(), exclude_events.as_deref())
+        .map_err(|error| ApiError::bad_request(error.to_string()))?;
     let mut options = BTreeMap::new();
-    let option_keys = integration.config_options.iter().map(|option| option.key);
-    for key in option_keys.chain(integration.url_options.iter().copied()) {
+    for key in integration.option_keys() {
         if let Some(value) = query.take_str(key) {
             options.insert(key.to_owned(), value);
         }
     }
-
-    let json: Value =
-        serde_json::from_slice(body).map_err(|_| ApiError::bad_request("Malformed JSON"))?;
-    let event_type = match integration.event_source {
-        EventSource::None => None,
-        EventSource::Header(name) => headers
-            .get(name)
-            .and_then(|value| value.to_str().ok())
-            .map(str::to_owned),
-        EventSource::BodyField(field) => json.get(field).and_then(Value::as_str).map(str::to_owned),
-    };
-    let payload = Payload {
-        json: &json,
+    let request = Request {
+        // The route accepts POST only.
+        method: &Method::POST,
         headers,
-        event_type: event_type.as_deref(),
+        body,
         options: &options,
+        filter: &filter,
     };
-    let message = match (integration.handler)(&payload) {
-        Ok(message) => message,
-        Err(HandlerError::MissingKey(key)) => return Err(ApiError::missing_argument(&key).into()),
-        Err(HandlerError::MissingEventHeader) => {
-            let EventSource::Header(name) = integration.event_source else {
-                return Err(Error::Internal(format!(
-                    "{} needs no event header",
-                    integration.name
-                )));
-            };
-            return Err(missing_event_header(state, integration, sender, path, name).await);
+    let message = match process(integration, &request) {
+        Ok(Outcome::Message(message)) => message,
+        Ok(Outcome::Ignored | Outcome::Filtered { .. }) => return Ok(accepted()),
+        Ok(Outcome::Unsupported { event }) => return Ok(unsupported_event(integration, &event)),
+        Err(Rejection::MissingKey(key)) => return Err(ApiError::missing_argument(&key).into()),
+        Err(Rejection::MissingEventHeader { header }) => {
+            return Err(missing_event_header(state, integration, sender, path, header).await);
         }
-        Err(HandlerError::Ignored) => return Ok(accepted()),
-        Err(HandlerError::UnsupportedEvent(event)) => {
-            return Ok(unsupported_event(integration, &event));
+        Err(rejection @ (Rejection::MalformedJson | Rejection::EventTypeTooLong)) => {
+            return Err(ApiError::bad_request(rejection.to_string()).into());
         }
     };
-    if let Some(event) = &event_type {
-        let listed = |patterns: &Option<Vec<String>>| {
-            patterns
-                .as_ref()
-                .map(|patterns| patterns.iter().any(|pattern| fnmatch(pattern, event)))
-        };
-        if listed(&only_events) == Some(false) || listed(&exclude_events) == Some(true) {
-            return Ok(accepted());
-        }
-    }
     let client = integration.client_name();
     let topic = topic_override.as_deref().unwrap_or(&message.topic);
     let message = Outgoing::new(topic, &message.content);
@@ -218,15 +194,7 @@ async fn missing_event_header(
     path: &str,
     header: &'static str,
 ) -> Error {
-    let text = format!(
-        "Hi there! Your bot {bot} just sent an HTTP request to {path} that is missing the \
-         HTTP {header} header. Because this header is how {name} indicates the event type, \
-         this usually indicates a configuration issue, where you either entered the URL for \
-         a different integration, or are running an older version of the third-party \
-         service that doesn't provide that header.",
-        bot = sender.full_name,
-        name = integration.display_name,
-    );
+    let text = integration.missing_header_notice(&sender.full_name, path, header);
     let notified = state
         .store()
         .write(move |conn| {

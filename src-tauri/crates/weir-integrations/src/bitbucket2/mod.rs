@@ -1,7 +1,7 @@
 //! Bitbucket Cloud, as Zulip's `bitbucket2` integration (`zerver/webhooks/bitbucket2/view.py`).
 //!
 //! Messages follow Zulip's wording to the character (the shared templates are in
-//! `integrations/git.rs`). The kind of event is decided as Zulip decides it: from the
+//! `git.rs`). The kind of event is decided as Zulip decides it: from the
 //! payload's shape (`push`, `fork`, `comment` + `commit`, `commit_status`, `issue`), and
 //! from the `X-Event-Key` header only for pull requests (`pullrequest:<action>`) and
 //! `repo:updated`; anything else is `UnsupportedEvent(<X-Event-Key>)`.
@@ -9,10 +9,6 @@
 //! Differences from Zulip, all forced by Weir's one-message-per-request endpoint or its
 //! handler interface:
 //! - A push with several changes is one message: see [`push`].
-//! - Requests Zulip answers with a bare success and no message (a push without changes,
-//!   a push filtered out by `branches`, a `repo:updated` that changes nothing shown) are
-//!   answered as unsupported events (also a 200 that sends nothing), because handlers
-//!   have no "ignore" answer.
 //! - Zulip puts the PR/issue title in the link text when the URL sets `topic`; the
 //!   endpoint does not tell handlers about `topic`, so the title is never added.
 //! - `only_events`/`exclude_events` match the `X-Event-Key` value (`repo:push`,
@@ -26,7 +22,7 @@ mod tests;
 
 use serde_json::Value;
 
-use super::{AuthScheme, EventSource, Fixture, HandlerError, Integration, Payload, WebhookMessage};
+use crate::{AuthScheme, EventSource, Fixture, HandlerError, Integration, Payload, WebhookMessage};
 
 /// The `X-Event-Key` values whose payloads the handler turns into messages.
 const EVENT_TYPES: &[&str] = &[

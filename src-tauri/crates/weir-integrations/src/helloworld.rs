@@ -1,6 +1,6 @@
 //! Zulip's Hello World integration, the template for writing new ones.
 
-use super::{AuthScheme, EventSource, Fixture, HandlerError, Integration, Payload, WebhookMessage};
+use crate::{AuthScheme, EventSource, Fixture, HandlerError, Integration, Payload, WebhookMessage};
 
 pub fn integration() -> Integration {
     Integration {
@@ -45,8 +45,9 @@ fn handler(payload: &Payload<'_>) -> Result<WebhookMessage, HandlerError> {
 mod tests {
     use std::collections::BTreeMap;
 
-    use axum::http::HeaderMap;
     use serde_json::json;
+
+    use crate::HeaderMap;
 
     use super::*;
 
@@ -54,6 +55,7 @@ mod tests {
         let headers = HeaderMap::new();
         let options = BTreeMap::new();
         handler(&Payload {
+            method: &crate::Method::POST,
             json: &json,
             headers: &headers,
             event_type: None,

@@ -7,7 +7,7 @@ use super::{
     HandlerError, Kind, PullRequestAction, WebhookMessage, actor, field, html_url, ignored,
     integer, repository_name, string, truthy, user_info,
 };
-use crate::integrations::git::{self, PullRequestEvent};
+use crate::git::{self, PullRequestEvent};
 
 pub(super) fn message(json: &Value, kind: Kind) -> Result<WebhookMessage, HandlerError> {
     let topic = topic(json, kind)?;

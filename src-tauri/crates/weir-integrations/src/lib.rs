@@ -1,20 +1,30 @@
-//! The integration registry: every incoming webhook Weir understands.
+//! The integration registry: every incoming webhook Weir understands, as pure code.
+//!
+//! A webhook request is a method, headers and a body plus the options in its URL;
+//! [`process`] turns it into a message or a notice without any I/O. The server adds
+//! authentication, stream resolution and storage around it; the app uses the same
+//! registry (names, event types, fixtures, config and URL options) to build webhook URLs
+//! and to preview fixtures offline.
 //!
 //! Adding an integration is one module that returns an [`Integration`] plus one line in
-//! [`registry`]. The endpoint (`api/webhooks.rs`) does authentication, event-type
-//! extraction and filtering, stream resolution and sending; integrations only turn a
-//! payload into a topic and a Markdown body.
+//! [`registry`]. Integrations only turn a payload into a topic and a Markdown body;
+//! event-type extraction and `only_events`/`exclude_events` filtering are shared.
 
 mod bitbucket2;
+mod filter;
 mod git;
 mod helloworld;
+mod process;
 
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
 
-use axum::http::HeaderMap;
+pub use http::{HeaderMap, Method};
 use serde::Serialize;
 use serde_json::Value;
+
+pub use filter::{EventFilter, FilterError, MAX_EVENT_PATTERNS, MAX_PATTERN_CHARS, fnmatch};
+pub use process::{MAX_EVENT_TYPE_CHARS, Outcome, Rejection, Request, process};
 
 /// How a webhook request proves who sends it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -84,6 +94,7 @@ pub enum HandlerError {
 
 /// What a handler sees of a request.
 pub struct Payload<'a> {
+    pub method: &'a Method,
     pub json: &'a Value,
     pub headers: &'a HeaderMap,
     /// The event type, when the request carries one (a header may be absent: the handler
@@ -154,6 +165,25 @@ impl Integration {
     pub fn client_name(&self) -> String {
         format!("Zulip{}Webhook", self.view_name)
     }
+
+    /// The query parameters handed to the handler: config options, then URL options.
+    pub fn option_keys(&self) -> impl Iterator<Item = &'static str> + use<> {
+        let config = self.config_options.iter().map(|option| option.key);
+        config.chain(self.url_options.iter().copied())
+    }
+
+    /// What the bot's owner is told when a request lacks the event header (Zulip's
+    /// wording): `path` is the URL path the request was sent to.
+    pub fn missing_header_notice(&self, bot_name: &str, path: &str, header: &str) -> String {
+        format!(
+            "Hi there! Your bot {bot_name} just sent an HTTP request to {path} that is missing \
+             the HTTP {header} header. Because this header is how {name} indicates the event \
+             type, this usually indicates a configuration issue, where you either entered the \
+             URL for a different integration, or are running an older version of the \
+             third-party service that doesn't provide that header.",
+            name = self.display_name,
+        )
+    }
 }
 
 static REGISTRY: LazyLock<Vec<Integration>> =
@@ -168,48 +198,6 @@ pub fn find(name: &str) -> Option<&'static Integration> {
     registry()
         .iter()
         .find(|integration| integration.name == name)
-}
-
-/// Shell-style pattern match (`*`, `?`, `[abc]`, `[!abc]`), as Zulip's
-/// `only_events`/`exclude_events` use Python's `fnmatch`.
-pub fn fnmatch(pattern: &str, text: &str) -> bool {
-    fn matches(pattern: &[char], text: &[char]) -> bool {
-        match pattern.split_first() {
-            None => text.is_empty(),
-            Some(('*', rest)) => (0..=text.len()).any(|skip| matches(rest, &text[skip..])),
-            Some(('?', rest)) => !text.is_empty() && matches(rest, &text[1..]),
-            Some(('[', rest)) => {
-                let Some(close) = rest.iter().skip(1).position(|c| *c == ']').map(|i| i + 1) else {
-                    return text.first() == Some(&'[') && matches(rest, &text[1..]);
-                };
-                let (set, after) = (&rest[..close], &rest[close + 1..]);
-                let (negated, set) = match set.split_first() {
-                    Some(('!', set)) => (true, set),
-                    _ => (false, set),
-                };
-                let Some(first) = text.first() else {
-                    return false;
-                };
-                let mut found = false;
-                let mut index = 0;
-                while index < set.len() {
-                    if index + 2 < set.len() && set[index + 1] == '-' {
-                        found |= (set[index]..=set[index + 2]).contains(first);
-                        index += 3;
-                    } else {
-                        found |= set[index] == *first;
-                        index += 1;
-                    }
-                }
-                found != negated && matches(after, &text[1..])
-            }
-            Some((literal, rest)) => text.first() == Some(literal) && matches(rest, &text[1..]),
-        }
-    }
-    let pattern: Vec<char> = pattern.chars().collect();
-    let text: Vec<char> = text.chars().collect();
-    // Patterns from URLs are short; cap the work a hostile one can cause.
-    pattern.len() <= 256 && text.len() <= 1024 && matches(&pattern, &text)
 }
 
 #[cfg(test)]
@@ -243,16 +231,6 @@ mod tests {
         ] {
             assert_eq!(lookup(&json, pointer), json.pointer(pointer), "{pointer}");
         }
-    }
-
-    #[test]
-    fn fnmatch_follows_shell_rules() {
-        assert!(fnmatch("repo:*", "repo:push"));
-        assert!(fnmatch("pull?equest:*", "pullrequest:created"));
-        assert!(fnmatch("[pr]*", "push") && !fnmatch("[!p]*", "push"));
-        assert!(fnmatch("[a-c]x", "bx") && !fnmatch("[a-c]x", "dx"));
-        assert!(!fnmatch("repo:push", "repo:pushed"));
-        assert!(fnmatch("*", ""));
     }
 
     #[test]

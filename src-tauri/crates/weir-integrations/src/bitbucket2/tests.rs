@@ -2,10 +2,10 @@
 
 use std::collections::BTreeMap;
 
-use axum::http::HeaderMap;
 use serde_json::{Value, json};
 
 use super::*;
+use crate::HeaderMap;
 
 const REPO: &str = "https://bitbucket.org/lantern-labs/tidepool";
 
@@ -24,6 +24,7 @@ fn run_with_header(
         options.insert("branches".to_owned(), branches.to_owned());
     }
     handler(&Payload {
+        method: &crate::Method::POST,
         json,
         headers: &headers,
         event_type: event,
@@ -279,7 +280,7 @@ fn every_fixture_gives_zulips_message() {
 
 #[test]
 fn registers_as_zulips_bitbucket2() {
-    let integration = crate::integrations::find("bitbucket2").unwrap();
+    let integration = crate::find("bitbucket2").unwrap();
     assert_eq!(integration.client_name(), "ZulipBitbucket2Webhook");
     assert_eq!(integration.display_name, "Bitbucket");
     assert_eq!(integration.event_source, EventSource::Header("X-Event-Key"));

@@ -18,7 +18,7 @@ use super::{
     HandlerError, WebhookMessage, actor, array, boolean, field, html_url, ignored, missing,
     repository_name, string, truthy, user_info,
 };
-use crate::integrations::git::{self, Commit, Push};
+use crate::git::{self, Commit, Push};
 
 pub(super) fn message(
     json: &Value,
