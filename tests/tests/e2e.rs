@@ -31,7 +31,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
-use weir_tests::{MEMBER, REALM_NAME, TestServer, looks_like_panic, workspace_root};
+use weir_tests::{MEMBER, REALM_NAME, TestServer, looks_like_panic, target_dir, workspace_root};
 
 /// The Tauri identifier: the app's directories are `<XDG home>/dev.weir.desktop`.
 const APP_IDENTIFIER: &str = "dev.weir.desktop";
@@ -228,20 +228,6 @@ fn find_in_path(name: &str) -> Option<PathBuf> {
     std::env::split_paths(&path)
         .map(|dir| dir.join(name))
         .find(|candidate| candidate.is_file())
-}
-
-fn target_dir() -> PathBuf {
-    match std::env::var_os("CARGO_TARGET_DIR").filter(|d| !d.is_empty()) {
-        Some(dir) => {
-            let dir = PathBuf::from(dir);
-            if dir.is_absolute() {
-                dir
-            } else {
-                workspace_root().join(dir)
-            }
-        }
-        None => workspace_root().join("target"),
-    }
 }
 
 /// The app under test: `WEIR_APP_BIN`, or a fresh `cargo build -p weir --bin weir`.

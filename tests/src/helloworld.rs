@@ -1,0 +1,71 @@
+//! Zulip's Hello World integration, the simplest webhook: its shipped fixture, the
+//! Markdown it builds, Zulip's rendering of that Markdown, and a sender for it.
+
+use serde_json::{Value, json};
+
+use crate::api::Resp;
+use crate::seed::{Account, Stream};
+use crate::server::TestServer;
+use crate::webhook::{JSON_TYPE, post_webhook};
+
+/// The fixture Zulip ships for Hello World.
+pub const ADA: &str = include_str!("../fixtures/webhooks/helloworld/ada_lovelace.json");
+pub const ADA_TITLE: &str = "Ada Lovelace";
+pub const ADA_URL: &str = "https://en.wikipedia.org/wiki/Ada_Lovelace";
+/// The client name Hello World's messages carry.
+pub const HELLO_CLIENT: &str = "ZulipHelloWorldWebhook";
+
+/// The Markdown Hello World builds.
+pub fn hello_markdown(title: &str, url: &str) -> String {
+    format!(
+        "Hello! I am happy to be here! :smile:\n\
+         The Wikipedia featured article for today is **[{title}]({url})**"
+    )
+}
+
+/// Zulip's rendering of [`hello_markdown`] for a plain title and URL.
+pub fn hello_html(title: &str, url: &str) -> String {
+    format!(
+        "<p>Hello! I am happy to be here! <span aria-label=\"smile\" class=\"emoji emoji-1f604\" \
+         role=\"img\" title=\"smile\">:smile:</span><br>\n\
+         The Wikipedia featured article for today is <strong><a href=\"{url}\">{title}</a></strong></p>"
+    )
+}
+
+/// A Hello World payload with this title and URL.
+pub fn payload(title: &str, url: &str) -> String {
+    json!({"featured_title": title, "featured_url": url}).to_string()
+}
+
+/// Hello World with a JSON body declared as JSON.
+pub async fn hello(server: &TestServer, query: &[(&str, &str)], body: &str) -> Resp {
+    post_webhook(
+        server,
+        "helloworld",
+        query,
+        &[("Content-Type", JSON_TYPE)],
+        body,
+    )
+    .await
+}
+
+/// Asserts `m` is a Hello World stream message from `sender` in `stream` with this topic
+/// and content.
+#[track_caller]
+pub fn assert_stream_message(
+    m: &Value,
+    sender: &Account,
+    stream: Stream,
+    topic: &str,
+    content: &str,
+) {
+    assert_eq!(m["type"], "stream", "{m:#}");
+    assert_eq!(m["sender_id"], sender.id, "{m:#}");
+    assert_eq!(m["sender_email"], sender.email, "{m:#}");
+    assert_eq!(m["sender_full_name"], sender.full_name, "{m:#}");
+    assert_eq!(m["stream_id"], stream.id, "{m:#}");
+    assert_eq!(m["display_recipient"], stream.name, "{m:#}");
+    assert_eq!(m["subject"], topic, "{m:#}");
+    assert_eq!(m["content"], content, "{m:#}");
+    assert_eq!(m["client"], HELLO_CLIENT, "{m:#}");
+}
