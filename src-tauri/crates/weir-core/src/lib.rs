@@ -6,14 +6,17 @@
 //! - [`zuliprc`]: parsing the file Zulip offers for download.
 //! - [`client::ZulipClient`]: typed calls, auth, retries, rate limits, feature levels.
 //! - [`accounts`]: [`AccountStore`] and the [`Accounts`] service.
+//! - [`memberships`]: the people × streams grid: rules, planner, applier, journal, CSV.
 //! - [`error::CoreError`]: the crate's error, with a stable [`error::Code`].
 
 pub mod accounts;
 pub mod client;
 pub mod error;
+pub mod memberships;
 pub mod secret;
 pub mod secrets;
 pub mod site;
+mod sqlite;
 pub mod zuliprc;
 
 pub use accounts::{

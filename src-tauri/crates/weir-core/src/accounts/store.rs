@@ -87,15 +87,7 @@ impl AccountStore {
     /// Opens (creating if needed) the database at `path`: WAL journal, foreign keys on,
     /// migrations applied.
     pub fn open(path: &Path) -> Result<Self, CoreError> {
-        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-            std::fs::create_dir_all(parent).map_err(|source| CoreError::Io {
-                context: format!("cannot create {}", parent.display()),
-                source,
-            })?;
-        }
-        let conn = Connection::open(path)?;
-        conn.pragma_update_and_check(None, "journal_mode", "WAL", |_| Ok(()))?;
-        Self::init(conn)
+        Self::init(crate::sqlite::open_wal(path)?)
     }
 
     /// A private in-memory database, for tests.
@@ -106,7 +98,7 @@ impl AccountStore {
     fn init(mut conn: Connection) -> Result<Self, CoreError> {
         conn.pragma_update(None, "foreign_keys", true)?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
-        migrate(&mut conn)?;
+        crate::sqlite::migrate(&mut conn, MIGRATIONS)?;
         Ok(Self {
             conn: Mutex::new(conn),
         })
@@ -243,28 +235,6 @@ impl AccountStore {
         )?;
         Ok(())
     }
-}
-
-fn migrate(conn: &mut Connection) -> Result<(), CoreError> {
-    let version: i64 = conn.query_row("PRAGMA user_version", [], |row| row.get(0))?;
-    let known = i64::try_from(MIGRATIONS.len()).unwrap_or(i64::MAX);
-    if version > known {
-        return Err(CoreError::DatabaseTooNew {
-            found: version,
-            known,
-        });
-    }
-    for (index, sql) in MIGRATIONS
-        .iter()
-        .enumerate()
-        .skip(usize::try_from(version).unwrap_or(0))
-    {
-        let tx = conn.transaction()?;
-        tx.execute_batch(sql)?;
-        tx.pragma_update(None, "user_version", index + 1)?;
-        tx.commit()?;
-    }
-    Ok(())
 }
 
 fn account_from_row(row: &Row<'_>) -> rusqlite::Result<Account> {

@@ -1,0 +1,283 @@
+//! [`Matrix`]: who is subscribed to what, built from one `register` snapshot and kept
+//! compact (one sorted `Vec<u32>` of person indices per stream: a 10,000 × 1,000
+//! organization with ~50 streams per person is ~2 MB, not 10 million cells).
+
+use std::collections::HashMap;
+
+use serde::Serialize;
+use zulip_api::{RegisterResponse, Role, User};
+
+use super::permissions::{Action, ChannelClass, Denied, PersonClass, Viewer, rule};
+
+/// The most people and streams a matrix accepts (far above any real organization; a
+/// bound so that a hostile answer cannot make the app allocate without limit).
+pub const MAX_PEOPLE: usize = 500_000;
+pub const MAX_STREAMS: usize = 100_000;
+
+/// What the matrix is built from: the caller, the server's feature level, the people
+/// and the streams with their subscribers.
+#[derive(Debug, Clone, Default)]
+pub struct Snapshot {
+    pub feature_level: u32,
+    /// The caller's user id.
+    pub me: i64,
+    pub users: Vec<User>,
+    pub streams: Vec<SnapshotStream>,
+}
+
+/// A stream as the snapshot sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SnapshotStream {
+    pub stream_id: i64,
+    pub name: String,
+    pub invite_only: bool,
+    pub subscribers: Vec<i64>,
+}
+
+impl Snapshot {
+    /// From `POST /register` (active and deactivated users; cross-realm system bots are
+    /// left out: nobody manages their subscriptions) and the caller's user id.
+    pub fn from_register(register: RegisterResponse, me: i64) -> Self {
+        let mut users = register.realm_users;
+        users.extend(register.realm_non_active_users);
+        let streams = register
+            .subscriptions
+            .into_iter()
+            .chain(register.unsubscribed)
+            .chain(register.never_subscribed)
+            .map(|stream| SnapshotStream {
+                stream_id: stream.stream_id,
+                name: stream.name,
+                invite_only: stream.invite_only,
+                subscribers: stream.subscribers.unwrap_or_default(),
+            })
+            .collect();
+        Self {
+            feature_level: register.zulip_feature_level,
+            me,
+            users,
+            streams,
+        }
+    }
+}
+
+/// Why a snapshot cannot become a matrix.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MatrixError {
+    #[error("the server's answer does not list the signed-in user ({0})")]
+    ViewerMissing(i64),
+    #[error("the organization is too large for the grid ({people} people, {streams} streams)")]
+    TooLarge { people: usize, streams: usize },
+}
+
+/// One row of the grid.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Person {
+    pub user_id: i64,
+    pub email: String,
+    pub full_name: String,
+    pub role: Role,
+    pub is_bot: bool,
+    pub bot_owner_id: Option<i64>,
+    pub is_active: bool,
+}
+
+/// One column of the grid; `subscribers` are indices into [`Matrix::people`], sorted.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Channel {
+    pub stream_id: i64,
+    pub name: String,
+    pub invite_only: bool,
+    pub subscribers: Vec<u32>,
+}
+
+/// The memberships of one organization as the signed-in account may see them.
+#[derive(Debug, Clone)]
+pub struct Matrix {
+    viewer: Viewer,
+    people: Vec<Person>,
+    channels: Vec<Channel>,
+    person_index: HashMap<i64, u32>,
+    channel_index: HashMap<i64, u32>,
+}
+
+impl Matrix {
+    /// Builds the matrix. A viewer who is not an organization administrator never gets a
+    /// private stream they are not subscribed to, even if a server sent one.
+    pub fn build(snapshot: Snapshot) -> Result<Self, MatrixError> {
+        let Snapshot {
+            feature_level,
+            me,
+            users,
+            streams,
+        } = snapshot;
+        if users.len() > MAX_PEOPLE || streams.len() > MAX_STREAMS {
+            return Err(MatrixError::TooLarge {
+                people: users.len(),
+                streams: streams.len(),
+            });
+        }
+        let mut people: Vec<Person> = Vec::with_capacity(users.len());
+        let mut person_index = HashMap::with_capacity(users.len());
+        for user in users {
+            if person_index.contains_key(&user.user_id) {
+                continue;
+            }
+            let index = u32::try_from(people.len()).unwrap_or(u32::MAX);
+            person_index.insert(user.user_id, index);
+            people.push(Person {
+                user_id: user.user_id,
+                email: user.email,
+                full_name: user.full_name,
+                role: user.role,
+                is_bot: user.is_bot,
+                bot_owner_id: user.bot_owner_id,
+                is_active: user.is_active,
+            });
+        }
+        let viewer_role = person_index
+            .get(&me)
+            .and_then(|index| people.get(*index as usize))
+            .map(|person| person.role)
+            .ok_or(MatrixError::ViewerMissing(me))?;
+        let viewer = Viewer {
+            user_id: me,
+            role: viewer_role,
+            feature_level,
+        };
+
+        let mut channels: Vec<Channel> = Vec::with_capacity(streams.len());
+        let mut channel_index = HashMap::with_capacity(streams.len());
+        for stream in streams {
+            if channel_index.contains_key(&stream.stream_id) {
+                continue;
+            }
+            let mut subscribers: Vec<u32> = stream
+                .subscribers
+                .iter()
+                .filter_map(|id| person_index.get(id).copied())
+                .collect();
+            subscribers.sort_unstable();
+            subscribers.dedup();
+            let viewer_in = person_index
+                .get(&me)
+                .is_some_and(|index| subscribers.binary_search(index).is_ok());
+            if stream.invite_only && !viewer.role.is_org_admin() && !viewer_in {
+                continue;
+            }
+            let index = u32::try_from(channels.len()).unwrap_or(u32::MAX);
+            channel_index.insert(stream.stream_id, index);
+            channels.push(Channel {
+                stream_id: stream.stream_id,
+                name: stream.name,
+                invite_only: stream.invite_only,
+                subscribers,
+            });
+        }
+        Ok(Self {
+            viewer,
+            people,
+            channels,
+            person_index,
+            channel_index,
+        })
+    }
+
+    pub fn viewer(&self) -> &Viewer {
+        &self.viewer
+    }
+
+    pub fn people(&self) -> &[Person] {
+        &self.people
+    }
+
+    pub fn channels(&self) -> &[Channel] {
+        &self.channels
+    }
+
+    pub fn person(&self, user_id: i64) -> Option<(u32, &Person)> {
+        let index = *self.person_index.get(&user_id)?;
+        Some((index, self.people.get(index as usize)?))
+    }
+
+    pub fn channel(&self, stream_id: i64) -> Option<(u32, &Channel)> {
+        let index = *self.channel_index.get(&stream_id)?;
+        Some((index, self.channels.get(index as usize)?))
+    }
+
+    /// A stream by name, case-insensitively (Zulip's names are unique that way).
+    pub fn channel_named(&self, name: &str) -> Option<&Channel> {
+        let wanted = name.trim().to_lowercase();
+        self.channels
+            .iter()
+            .find(|channel| channel.name.to_lowercase() == wanted)
+    }
+
+    /// Whether the person (by index) is subscribed to the channel (by index).
+    pub fn is_subscribed_at(&self, person: u32, channel: u32) -> bool {
+        self.channels
+            .get(channel as usize)
+            .is_some_and(|channel| channel.subscribers.binary_search(&person).is_ok())
+    }
+
+    /// Whether the user is subscribed to the stream; `None` when either is unknown.
+    pub fn is_subscribed(&self, user_id: i64, stream_id: i64) -> Option<bool> {
+        let (person, _) = self.person(user_id)?;
+        let (channel, _) = self.channel(stream_id)?;
+        Some(self.is_subscribed_at(person, channel))
+    }
+
+    /// Number of (person, stream) subscriptions in the matrix.
+    pub fn subscription_count(&self) -> usize {
+        self.channels.iter().map(|c| c.subscribers.len()).sum()
+    }
+
+    /// The class of a row for the permission rules.
+    pub fn person_class(&self, person: &Person) -> PersonClass {
+        if !person.is_active {
+            PersonClass::Deactivated
+        } else if person.user_id == self.viewer.user_id {
+            PersonClass::Me
+        } else if person.is_bot && person.bot_owner_id == Some(self.viewer.user_id) {
+            PersonClass::OwnBot
+        } else {
+            PersonClass::Other
+        }
+    }
+
+    /// The class of a column for the permission rules.
+    pub fn channel_class(&self, channel: &Channel) -> ChannelClass {
+        if !channel.invite_only {
+            return ChannelClass::Public;
+        }
+        let viewer_in = self
+            .person_index
+            .get(&self.viewer.user_id)
+            .is_some_and(|index| channel.subscribers.binary_search(index).is_ok());
+        if viewer_in {
+            ChannelClass::PrivateMember
+        } else {
+            ChannelClass::PrivateOther
+        }
+    }
+
+    /// Whether the account may flip this cell from its current state on the server.
+    pub fn may_toggle(&self, user_id: i64, stream_id: i64) -> Result<Action, Denied> {
+        let (person_at, person) = self.person(user_id).ok_or(Denied::UnknownPerson)?;
+        let (channel_at, channel) = self.channel(stream_id).ok_or(Denied::UnknownStream)?;
+        let action = if self.is_subscribed_at(person_at, channel_at) {
+            Action::Unsubscribe
+        } else {
+            Action::Subscribe
+        };
+        rule(
+            &self.viewer,
+            self.person_class(person),
+            self.channel_class(channel),
+            action,
+        )?;
+        Ok(action)
+    }
+}

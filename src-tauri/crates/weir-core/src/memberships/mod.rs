@@ -1,0 +1,66 @@
+//! The memberships grid without Tauri: people × streams, who may change what, and how
+//! staged changes reach the server in the fewest calls.
+//!
+//! - [`Matrix`]: the grid, built from one `register` snapshot ([`load_matrix`]).
+//! - [`permissions`]: the rules per cell, by role and feature level.
+//! - [`plan()`]: staged [`Change`]s → [`Plan`] (pure).
+//! - [`apply()`]: runs a plan with progress, cancellation and rate-limit waits.
+//! - [`Journal`]: every apply on disk, with reverse plans for undo.
+//! - [`export_csv`] / [`import_csv`]: the grid as a spreadsheet.
+
+mod apply;
+mod journal;
+mod matrix;
+pub mod permissions;
+mod plan;
+mod table;
+
+#[cfg(test)]
+mod tests;
+
+pub use apply::{
+    ApplyOptions, ApplyReport, Cancel, CellResult, CellStatus, Progress, SubscriptionApi, apply,
+    reverse_of,
+};
+pub use journal::{Journal, JournalAccount, JournalEntry, JournalSummary};
+pub use matrix::{Channel, Matrix, MatrixError, Person, Snapshot, SnapshotStream};
+pub use permissions::{Action, ChannelClass, Denied, PermissionTable, PersonClass, Viewer};
+pub use plan::{
+    Change, Limits, PersonRef, Plan, PlannedRequest, SkipReason, Skipped, StreamRef, plan,
+};
+pub use table::{CsvError, CsvImport, ExportScope, MAX_CSV_BYTES, export_csv, import_csv};
+
+use crate::client::{ClientError, ZulipClient};
+use crate::error::CoreError;
+
+/// Loads the grid in two concurrent requests (`register` and `users/me`) and builds it
+/// off the async workers.
+pub async fn load_matrix(client: &ZulipClient) -> Result<Matrix, CoreError> {
+    let (register, me) = tokio::join!(client.register_snapshot(), client.get_own_user());
+    let snapshot = Snapshot::from_register(register?, me?.user_id);
+    tokio::task::spawn_blocking(move || Matrix::build(snapshot))
+        .await
+        .map_err(|error| CoreError::Internal(format!("building the grid: {error}")))?
+        .map_err(CoreError::from)
+}
+
+impl From<MatrixError> for CoreError {
+    fn from(error: MatrixError) -> Self {
+        match error {
+            MatrixError::ViewerMissing(_) => Self::Client(ClientError::Decode(error.to_string())),
+            MatrixError::TooLarge { .. } => Self::InvalidInput(error.to_string()),
+        }
+    }
+}
+
+impl From<CsvError> for CoreError {
+    fn from(error: CsvError) -> Self {
+        match error {
+            CsvError::Io(source) => Self::Io {
+                context: "reading the CSV file".into(),
+                source,
+            },
+            other => Self::InvalidInput(other.to_string()),
+        }
+    }
+}

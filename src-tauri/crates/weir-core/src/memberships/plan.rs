@@ -1,0 +1,252 @@
+//! The planner: staged cell changes → the fewest Zulip calls. Pure: no I/O.
+//!
+//! Per direction, the cells are grouped two ways (streams sharing the same set of people;
+//! people sharing the same set of streams) and the grouping that needs fewer requests
+//! wins. Every request is an exact cross product `streams × people`, so it changes
+//! nothing that was not staged. Groups larger than the server's limits are split.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use serde::{Deserialize, Serialize};
+
+use super::matrix::Matrix;
+use super::permissions::{Action, Denied};
+use crate::client::FEATURE_LEVEL_INTEGER_PRINCIPALS;
+
+/// One staged cell: make `user_id` subscribed (`subscribe`) or not to `stream_id`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Change {
+    pub user_id: i64,
+    pub stream_id: i64,
+    pub subscribe: bool,
+}
+
+impl Change {
+    pub fn action(&self) -> Action {
+        if self.subscribe {
+            Action::Subscribe
+        } else {
+            Action::Unsubscribe
+        }
+    }
+
+    /// The change that undoes this one.
+    pub fn reversed(self) -> Self {
+        Self {
+            subscribe: !self.subscribe,
+            ..self
+        }
+    }
+}
+
+/// How large one request may be. Requests over a limit are split.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Limits {
+    pub max_streams_per_request: usize,
+    pub max_principals_per_request: usize,
+}
+
+impl Default for Limits {
+    /// Weir's server's limits on `subscriptions` and `principals` (real Zulip servers
+    /// accept at least as many).
+    fn default() -> Self {
+        Self {
+            max_streams_per_request: 1_000,
+            max_principals_per_request: 1_000,
+        }
+    }
+}
+
+/// A stream named in a request.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StreamRef {
+    pub stream_id: i64,
+    pub name: String,
+}
+
+/// A person named in a request.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PersonRef {
+    pub user_id: i64,
+    pub email: String,
+}
+
+/// One Zulip call: `POST` (subscribe) or `DELETE` (unsubscribe) on
+/// `/users/me/subscriptions` with every stream × every person.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PlannedRequest {
+    pub action: Action,
+    pub streams: Vec<StreamRef>,
+    pub people: Vec<PersonRef>,
+    /// The server is below feature level 9: principals go as e-mail addresses.
+    pub principals_as_emails: bool,
+}
+
+impl PlannedRequest {
+    pub fn cell_count(&self) -> usize {
+        self.streams.len() * self.people.len()
+    }
+
+    /// The cells this request changes.
+    pub fn changes(&self) -> impl Iterator<Item = Change> + '_ {
+        let subscribe = self.action == Action::Subscribe;
+        self.streams.iter().flat_map(move |stream| {
+            self.people.iter().map(move |person| Change {
+                user_id: person.user_id,
+                stream_id: stream.stream_id,
+                subscribe,
+            })
+        })
+    }
+}
+
+/// Why a staged change is not in the plan.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind", content = "denied")]
+pub enum SkipReason {
+    /// The cell is already in the asked state.
+    NoOp,
+    /// The account may not make this change.
+    Denied(Denied),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Skipped {
+    pub change: Change,
+    pub reason: SkipReason,
+}
+
+/// The requests to send, in order (removals first), and what was left out.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Plan {
+    pub requests: Vec<PlannedRequest>,
+    pub skipped: Vec<Skipped>,
+}
+
+impl Plan {
+    pub fn cell_count(&self) -> usize {
+        self.requests.iter().map(PlannedRequest::cell_count).sum()
+    }
+}
+
+/// Plans `changes` against `matrix`. A cell staged twice keeps its last change.
+pub fn plan(matrix: &Matrix, changes: &[Change], limits: &Limits) -> Plan {
+    let mut last: HashMap<(i64, i64), Change> = HashMap::with_capacity(changes.len());
+    for change in changes {
+        last.insert((change.user_id, change.stream_id), *change);
+    }
+    let mut cells: BTreeSet<Change> = last.into_values().collect::<BTreeSet<_>>();
+    let mut skipped = Vec::new();
+    cells.retain(|change| {
+        let reason = match matrix.is_subscribed(change.user_id, change.stream_id) {
+            Some(now) if now == change.subscribe => Some(SkipReason::NoOp),
+            _ => match matrix.may_toggle(change.user_id, change.stream_id) {
+                Ok(_) => None,
+                Err(denied) => Some(SkipReason::Denied(denied)),
+            },
+        };
+        if let Some(reason) = reason {
+            skipped.push(Skipped {
+                change: *change,
+                reason,
+            });
+        }
+        reason.is_none()
+    });
+
+    let by_email = matrix.viewer().feature_level < FEATURE_LEVEL_INTEGER_PRINCIPALS;
+    let mut requests = Vec::new();
+    for action in [Action::Unsubscribe, Action::Subscribe] {
+        let pairs: Vec<(i64, i64)> = cells
+            .iter()
+            .filter(|change| change.action() == action)
+            .map(|change| (change.stream_id, change.user_id))
+            .collect();
+        for (streams, people) in group(&pairs, limits) {
+            requests.push(PlannedRequest {
+                action,
+                streams: streams
+                    .iter()
+                    .filter_map(|id| matrix.channel(*id))
+                    .map(|(_, channel)| StreamRef {
+                        stream_id: channel.stream_id,
+                        name: channel.name.clone(),
+                    })
+                    .collect(),
+                people: people
+                    .iter()
+                    .filter_map(|id| matrix.person(*id))
+                    .map(|(_, person)| PersonRef {
+                        user_id: person.user_id,
+                        email: person.email.clone(),
+                    })
+                    .collect(),
+                principals_as_emails: by_email,
+            });
+        }
+    }
+    Plan { requests, skipped }
+}
+
+/// `(stream, person)` pairs → `(streams, people)` cross products, split by the limits.
+fn group(pairs: &[(i64, i64)], limits: &Limits) -> Vec<(Vec<i64>, Vec<i64>)> {
+    let by_stream = group_one_way(pairs.iter().copied());
+    let by_person: Vec<(Vec<i64>, Vec<i64>)> =
+        group_one_way(pairs.iter().map(|(stream, person)| (*person, *stream)))
+            .into_iter()
+            .map(|(people, streams)| (streams, people))
+            .collect();
+    let count = |groups: &[(Vec<i64>, Vec<i64>)]| -> usize {
+        groups
+            .iter()
+            .map(|(streams, people)| {
+                streams
+                    .len()
+                    .div_ceil(limits.max_streams_per_request.max(1))
+                    * people
+                        .len()
+                        .div_ceil(limits.max_principals_per_request.max(1))
+            })
+            .sum()
+    };
+    let groups = if count(&by_person) < count(&by_stream) {
+        by_person
+    } else {
+        by_stream
+    };
+    let mut split = Vec::new();
+    for (streams, people) in groups {
+        for stream_chunk in streams.chunks(limits.max_streams_per_request.max(1)) {
+            for people_chunk in people.chunks(limits.max_principals_per_request.max(1)) {
+                split.push((stream_chunk.to_vec(), people_chunk.to_vec()));
+            }
+        }
+    }
+    split
+}
+
+/// Groups `(key, member)` pairs: keys with the same member set share one group.
+/// Returns `(keys, members)` with both sorted, groups ordered by their first key.
+fn group_one_way(pairs: impl Iterator<Item = (i64, i64)>) -> Vec<(Vec<i64>, Vec<i64>)> {
+    let mut members: BTreeMap<i64, Vec<i64>> = BTreeMap::new();
+    for (key, member) in pairs {
+        members.entry(key).or_default().push(member);
+    }
+    let mut by_set: BTreeMap<Vec<i64>, Vec<i64>> = BTreeMap::new();
+    for (key, mut set) in members {
+        set.sort_unstable();
+        set.dedup();
+        by_set.entry(set).or_default().push(key);
+    }
+    let mut groups: Vec<(Vec<i64>, Vec<i64>)> =
+        by_set.into_iter().map(|(set, keys)| (keys, set)).collect();
+    groups.sort_by_key(|(keys, _)| keys.first().copied());
+    groups
+}
