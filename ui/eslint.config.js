@@ -40,6 +40,12 @@ export default defineConfig(
   {
     rules: {
       '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true }],
+      // A switch over a generated union (error codes, roles, bot types) names every member;
+      // a `default` does not count, so a code added in Rust fails the lint until handled.
+      '@typescript-eslint/switch-exhaustiveness-check': [
+        'error',
+        { considerDefaultExhaustiveForUnions: false, requireDefaultForNonUnion: true },
+      ],
       // Commands reject with the IpcError shape, and fakes of them throw it.
       '@typescript-eslint/only-throw-error': [
         'error',

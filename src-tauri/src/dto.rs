@@ -168,6 +168,24 @@ pub fn typescript_bindings() -> Vec<(String, String)> {
         one::<StreamSummary>(&config),
         one::<OrganizationOverview>(&config),
         one::<BotSummary>(&config),
-        one::<crate::error::IpcErrorShape>(&config),
+        one::<crate::error::IpcError>(&config),
+        one::<weir_core::Code>(&config),
+        command_names(),
     ]
+}
+
+/// `CommandName.ts`: the names of [`crate::commands::COMMANDS`] as a union, so that the
+/// UI's command table fails to type-check when it lacks one or has one too many.
+fn command_names() -> (String, String) {
+    let names: Vec<String> = crate::commands::COMMANDS
+        .iter()
+        .map(|name| format!("\"{name}\""))
+        .collect();
+    let body = format!(
+        "// Generated from src-tauri/src/commands/list.rs by src-tauri/src/dto.rs. Do not edit \
+         this file manually.\n\n/**\n * Every IPC command the app registers.\n */\nexport type \
+         CommandName = {};\n",
+        names.join(" | ")
+    );
+    ("CommandName.ts".to_owned(), body)
 }

@@ -1,9 +1,9 @@
 //! The app's one error type. Over IPC every error is `{code, message}`; the UI branches
 //! on `code` and shows `message`.
 
-use serde::ser::{Serialize, SerializeStruct, Serializer};
+use serde::{Serialize, Serializer};
 use ts_rs::TS;
-use weir_core::CoreError;
+use weir_core::{Code, CoreError};
 
 #[derive(Debug, thiserror::Error)]
 pub enum AppError {
@@ -22,31 +22,36 @@ pub enum AppError {
 }
 
 impl AppError {
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> Code {
         match self {
-            Self::Core(error) => error.code().as_str(),
-            Self::Server(_) | Self::ServerUnavailable => "server_unavailable",
-            Self::InvalidInput(_) => "invalid_input",
-            Self::NoActiveAccount => "not_found",
-            Self::Internal(_) => "internal",
+            Self::Core(error) => error.code(),
+            Self::Server(_) | Self::ServerUnavailable => Code::ServerUnavailable,
+            Self::InvalidInput(_) => Code::InvalidInput,
+            Self::NoActiveAccount => Code::NotFound,
+            Self::Internal(_) => Code::Internal,
         }
     }
 }
 
-/// The shape every command rejects with (for TypeScript).
-#[derive(Debug, Clone, serde::Serialize, TS)]
-#[ts(rename = "IpcError")]
-pub struct IpcErrorShape {
-    pub code: String,
+/// What every command rejects with: `code` for the UI to branch on, `message` to show.
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct IpcError {
+    pub code: Code,
     pub message: String,
+}
+
+impl From<&AppError> for IpcError {
+    fn from(error: &AppError) -> Self {
+        Self {
+            code: error.code(),
+            message: error.to_string(),
+        }
+    }
 }
 
 impl Serialize for AppError {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut state = serializer.serialize_struct("IpcError", 2)?;
-        state.serialize_field("code", self.code())?;
-        state.serialize_field("message", &self.to_string())?;
-        state.end()
+        IpcError::from(self).serialize(serializer)
     }
 }
 
@@ -62,6 +67,11 @@ mod tests {
         assert_eq!(
             json.ok(),
             Some(serde_json::json!({"code": "invalid_input", "message": "bad url"}))
+        );
+        let json = serde_json::to_value(AppError::ServerUnavailable);
+        assert_eq!(
+            json.ok().map(|value| value["code"].clone()),
+            Some(serde_json::json!("server_unavailable"))
         );
     }
 }

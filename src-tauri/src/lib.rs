@@ -15,21 +15,7 @@ pub use state::WeirState;
 pub fn build_app<R: Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R> {
     builder
         .plugin(tauri_plugin_opener::init())
-        .invoke_handler(tauri::generate_handler![
-            commands::accounts::app_status,
-            commands::accounts::list_accounts,
-            commands::accounts::add_account,
-            commands::accounts::import_zuliprc,
-            commands::accounts::delete_zuliprc,
-            commands::accounts::switch_account,
-            commands::accounts::remove_account,
-            commands::organization::organization_overview,
-            commands::organization::list_bots,
-            commands::local_server::local_server_status,
-            commands::local_server::reset_demo_data,
-            commands::local_server::start_local_server,
-            commands::system::open_external,
-        ])
+        .invoke_handler(commands::handler())
 }
 
 /// Runs the app: state in the platform data dir, demo server when there is no account.

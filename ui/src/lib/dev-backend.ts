@@ -4,7 +4,8 @@
  *
  * `?scenario=` picks a state to look at: `no-account`, `keyring-unavailable`,
  * `overview-error`, `no-bots`, `stopped`. In the Add account form the API key `bad` is
- * rejected; a zuliprc path containing `bad` is not a valid file.
+ * rejected, a site like `https:/host` is malformed; a zuliprc path containing `bad` is not a
+ * valid file.
  */
 import type { AccountSummary } from './bindings/AccountSummary';
 import type { BotSummary } from './bindings/BotSummary';
@@ -13,7 +14,7 @@ import type { OrganizationOverview } from './bindings/OrganizationOverview';
 import type { RequestLogEntry } from './bindings/RequestLogEntry';
 import type { StreamSummary } from './bindings/StreamSummary';
 import type { UserSummary } from './bindings/UserSummary';
-import { fakeBackend, type Backend, type IpcError } from './ipc';
+import { fakeBackend, type Backend, type ErrorCode, type IpcError } from './ipc';
 
 const PEOPLE: [string, string, string][] = [
   ['Ada Lovelace', 'ada', 'owner'],
@@ -229,7 +230,7 @@ export function createDevBackend(params: URLSearchParams): Backend {
   const summaries = (): AccountSummary[] =>
     accounts.map((a) => ({ ...a, isActive: a.id === activeId }));
 
-  const fail = (code: string, message: string): IpcError => ({ code, message });
+  const fail = (code: ErrorCode, message: string): IpcError => ({ code, message });
 
   const delay = <T>(value: T, ms = 250): Promise<T> =>
     new Promise((resolve) =>
@@ -256,8 +257,12 @@ export function createDevBackend(params: URLSearchParams): Backend {
     add_account: async ({ request }) => {
       await delay(null, 400);
       if (request.apiKey === 'bad') throw fail('unauthorized', 'Invalid API key');
-      if (!/^https?:\/\//.test(request.site)) {
-        throw fail('invalid_input', 'The server URL must start with https:// or http://.');
+      // Like the backend: a mistyped scheme (`https:/host`, `http//host`) is malformed.
+      if (/^https?(?!:\/\/)[:/]/i.test(request.site.trim())) {
+        throw fail(
+          'invalid_site',
+          `invalid site '${request.site}': the scheme must be followed by "://"`,
+        );
       }
       const account: AccountSummary = {
         id: nextAccountId++,

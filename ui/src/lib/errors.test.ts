@@ -1,6 +1,30 @@
 import { describe, expect, it } from 'vitest';
 import { readableError } from './errors';
-import { ERROR_CODES } from './ipc';
+import type { ErrorCode } from './ipc';
+
+/** Every code: the type makes this list complete (a missing or unknown key fails `check`). */
+const EVERY_CODE: Record<ErrorCode, true> = {
+  unauthorized: true,
+  keyring_unavailable: true,
+  keyring_error: true,
+  network: true,
+  rate_limited: true,
+  invalid_zuliprc: true,
+  invalid_site: true,
+  invalid_input: true,
+  tls_config: true,
+  not_found: true,
+  stream_not_found: true,
+  account_exists: true,
+  key_missing: true,
+  unsupported_by_server: true,
+  zulip_error: true,
+  bad_response: true,
+  database: true,
+  io: true,
+  server_unavailable: true,
+  internal: true,
+};
 
 describe('readableError', () => {
   it('explains a rejected e-mail and API key', () => {
@@ -19,19 +43,24 @@ describe('readableError', () => {
   });
 
   it('does not repeat the backend prefix of zuliprc errors', () => {
-    const error = { code: 'invalid_zuliprc', message: 'invalid zuliprc: cannot read /x' };
+    const error = { code: 'invalid_zuliprc' as const, message: 'invalid zuliprc: cannot read /x' };
     expect(readableError(error)).toBe('This file is not a usable zuliprc: cannot read /x');
   });
 
   it('has a sentence for every known code', () => {
-    for (const code of ERROR_CODES) {
+    for (const code of Object.keys(EVERY_CODE) as ErrorCode[]) {
       const text = readableError({ code, message: '' });
       // A sentence, not the code echoed back.
       expect(text, code).toMatch(/^[A-Z][^_]{10,}\.$/);
     }
   });
 
-  it('shows the message of an unknown code', () => {
-    expect(readableError({ code: 'teapot', message: 'I am a teapot' })).toBe('I am a teapot');
+  it('says a malformed server URL is not valid, not unreachable', () => {
+    const text = readableError({
+      code: 'invalid_site',
+      message: 'invalid site \'https:/chat.example.com\': the scheme must be followed by "://"',
+    });
+    expect(text).toBe('This server URL is not valid: the scheme must be followed by "://"');
+    expect(text).not.toMatch(/reach/);
   });
 });

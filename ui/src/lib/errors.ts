@@ -2,7 +2,8 @@ import type { IpcError } from './ipc';
 
 /**
  * A sentence a person can act on, for an error from the backend. Codes whose backend
- * message carries the useful detail keep it; unknown codes show the message as it is.
+ * message carries the useful detail keep it. The switch covers every `ErrorCode` (generated
+ * from the Rust enum); ESLint's `switch-exhaustiveness-check` fails on a missing one.
  */
 export function readableError(error: IpcError): string {
   const detail = error.message.trim();
@@ -15,6 +16,14 @@ export function readableError(error: IpcError): string {
         : 'The system keyring is not available, so Weir cannot store the API key.';
     case 'network':
       return 'Could not reach the server. Check the URL and your network connection.';
+    case 'invalid_site': {
+      // Not "could not reach": the address itself is malformed. The backend's message
+      // starts with its own "invalid site '…':"; say it once.
+      const reason = detail.replace(/^invalid site '.*':\s*/i, '');
+      return reason
+        ? `This server URL is not valid: ${reason}`
+        : 'This server URL is not valid. Enter it like https://chat.example.com.';
+    }
     case 'invalid_zuliprc': {
       // The backend's message starts with its own "invalid zuliprc:"; say it once.
       const reason = detail.replace(/^invalid zuliprc:\s*/i, '');
@@ -26,6 +35,24 @@ export function readableError(error: IpcError): string {
       return detail || 'Some of the values entered are not valid.';
     case 'not_found':
       return detail ? `Not found: ${detail}` : 'It was not found.';
+    // For these the backend's message says it all.
+    case 'keyring_error':
+      return detail || 'The system keyring reported an error.';
+    case 'tls_config':
+      return detail || 'The TLS settings of this account cannot be used.';
+    case 'stream_not_found':
+      return detail || 'A channel named in the request does not exist.';
+    case 'account_exists':
+      return detail || 'This account has been added already.';
+    case 'key_missing':
+      return detail || 'The keyring has no API key for this account. Add the account again.';
+    case 'unsupported_by_server':
+      return detail || 'This server is too old for this.';
+    case 'bad_response':
+      return detail || 'The server sent an answer Weir does not understand.';
+    case 'database':
+    case 'io':
+      return detail || 'Weir could not read or write its own files.';
     case 'rate_limited':
       return 'The server is rate limiting Weir. Wait a moment and try again.';
     case 'server_unavailable':
@@ -38,7 +65,5 @@ export function readableError(error: IpcError): string {
       return detail
         ? `Something went wrong inside Weir: ${detail}`
         : 'Something went wrong inside Weir.';
-    default:
-      return detail || `Unexpected error (${error.code}).`;
   }
 }

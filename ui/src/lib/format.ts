@@ -42,8 +42,10 @@ export function botTypeName(botType: number | null): string {
       return 'Outgoing webhook';
     case 4:
       return 'Embedded';
+    case null:
+      return 'Bot';
     default:
-      return botType === null ? 'Bot' : `Type ${botType}`;
+      return `Type ${botType}`;
   }
 }
 

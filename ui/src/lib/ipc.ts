@@ -8,6 +8,8 @@ import type { AccountSummary } from './bindings/AccountSummary';
 import type { AddAccountRequest } from './bindings/AddAccountRequest';
 import type { AppStatus } from './bindings/AppStatus';
 import type { BotSummary } from './bindings/BotSummary';
+import type { CommandName } from './bindings/CommandName';
+import type { ErrorCode } from './bindings/ErrorCode';
 import type { ImportZuliprcRequest } from './bindings/ImportZuliprcRequest';
 import type { ImportZuliprcResponse } from './bindings/ImportZuliprcResponse';
 import type { IpcError } from './bindings/IpcError';
@@ -15,22 +17,7 @@ import type { LocalServerStatus } from './bindings/LocalServerStatus';
 import type { OrganizationOverview } from './bindings/OrganizationOverview';
 import type { PathRequest } from './bindings/PathRequest';
 
-export type { IpcError };
-
-/** Error codes the backend sends; the UI branches on these. Others may appear. */
-export const ERROR_CODES = [
-  'unauthorized',
-  'keyring_unavailable',
-  'network',
-  'invalid_zuliprc',
-  'invalid_input',
-  'not_found',
-  'rate_limited',
-  'server_unavailable',
-  'zulip_error',
-  'internal',
-] as const;
-export type ErrorCode = (typeof ERROR_CODES)[number];
+export type { ErrorCode, IpcError };
 
 interface Command<Args, Result> {
   args: Args;
@@ -53,7 +40,30 @@ export interface Commands {
   start_local_server: Command<undefined, LocalServerStatus>;
   open_external: Command<{ url: string }, null>;
 }
-export type CommandName = keyof Commands;
+export type { CommandName };
+
+/** `true` when `A` and `B` are the same set of names. */
+type SameNames<A extends string, B extends string> = [A] extends [B]
+  ? [B] extends [A]
+    ? true
+    : false
+  : false;
+type Expect<T extends true> = T;
+/**
+ * Fails to type-check when `Commands` and the backend's list (`CommandName`, generated from
+ * `src-tauri/src/commands/list.rs`) differ: a command added on one side only.
+ */
+export type CommandsMatchBackend = Expect<SameNames<keyof Commands, CommandName>>;
+
+/** `add_account` → `addAccount`. */
+type CamelCase<S extends string> = S extends `${infer Head}_${infer Tail}`
+  ? `${Head}${Capitalize<CamelCase<Tail>>}`
+  : S;
+
+/** One wrapper per command, named in camelCase: none missing, none extra. */
+type Wrappers = {
+  [K in CommandName as CamelCase<K>]: (...args: never[]) => Promise<Commands[K]['result']>;
+};
 
 /** What carries a command to the backend: Tauri in the app, a fake in tests and dev. */
 export interface Backend {
@@ -117,7 +127,7 @@ export const ipc = {
   resetDemoData: () => call('reset_demo_data'),
   startLocalServer: () => call('start_local_server'),
   openExternal: (url: string) => call('open_external', { url }),
-};
+} satisfies Wrappers;
 
 /** Handlers of a fake backend: any subset of the commands, sync or async. */
 export type FakeHandlers = {

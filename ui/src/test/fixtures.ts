@@ -5,7 +5,7 @@ import type { LocalServerStatus } from '../lib/bindings/LocalServerStatus';
 import type { OrganizationOverview } from '../lib/bindings/OrganizationOverview';
 import type { RequestLogEntry } from '../lib/bindings/RequestLogEntry';
 import type { UserSummary } from '../lib/bindings/UserSummary';
-import type { IpcError } from '../lib/ipc';
+import type { ErrorCode, IpcError } from '../lib/ipc';
 
 export const demoAccount: AccountSummary = {
   id: 1,
@@ -116,6 +116,6 @@ export const bots: BotSummary[] = [
 ];
 
 /** What a command rejects with; fakes throw it. */
-export function ipcError(code: string, message: string): IpcError {
+export function ipcError(code: ErrorCode, message: string): IpcError {
   return { code, message };
 }

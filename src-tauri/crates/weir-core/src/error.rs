@@ -1,6 +1,7 @@
 //! [`CoreError`]: the crate's one error type, with a stable machine [`Code`].
 
 use serde::Serialize;
+use ts_rs::TS;
 
 use crate::client::ClientError;
 use crate::secrets::SecretError;
@@ -45,9 +46,12 @@ pub enum CoreError {
     Internal(String),
 }
 
-/// The stable codes the UI branches on; serialized in `snake_case`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+/// Every code the UI can receive over IPC, from weir-core and from the app shell alike:
+/// the one list, generated into TypeScript (`ErrorCode`) so that the UI's `switch` over
+/// it is checked for exhaustiveness. Serialized in `snake_case`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, TS)]
 #[serde(rename_all = "snake_case")]
+#[ts(rename = "ErrorCode")]
 pub enum Code {
     Unauthorized,
     KeyringUnavailable,
@@ -55,6 +59,7 @@ pub enum Code {
     Network,
     RateLimited,
     InvalidZuliprc,
+    /// The server address is malformed (not "unreachable": that is [`Code::Network`]).
     InvalidSite,
     InvalidInput,
     TlsConfig,
@@ -67,39 +72,9 @@ pub enum Code {
     BadResponse,
     Database,
     Io,
+    /// The app's embedded (local) server is not running or failed; sent by the shell.
+    ServerUnavailable,
     Internal,
-}
-
-impl Code {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Unauthorized => "unauthorized",
-            Self::KeyringUnavailable => "keyring_unavailable",
-            Self::KeyringError => "keyring_error",
-            Self::Network => "network",
-            Self::RateLimited => "rate_limited",
-            Self::InvalidZuliprc => "invalid_zuliprc",
-            Self::InvalidSite => "invalid_site",
-            Self::InvalidInput => "invalid_input",
-            Self::TlsConfig => "tls_config",
-            Self::NotFound => "not_found",
-            Self::StreamNotFound => "stream_not_found",
-            Self::AccountExists => "account_exists",
-            Self::KeyMissing => "key_missing",
-            Self::UnsupportedByServer => "unsupported_by_server",
-            Self::ZulipError => "zulip_error",
-            Self::BadResponse => "bad_response",
-            Self::Database => "database",
-            Self::Io => "io",
-            Self::Internal => "internal",
-        }
-    }
-}
-
-impl std::fmt::Display for Code {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
 }
 
 impl CoreError {
@@ -132,62 +107,41 @@ impl CoreError {
             Self::Internal(_) => Code::Internal,
         }
     }
-
-    /// The `{code, message}` form the app sends over IPC.
-    pub fn to_payload(&self) -> ErrorPayload {
-        ErrorPayload {
-            code: self.code(),
-            message: self.to_string(),
-        }
-    }
-}
-
-/// `{"code": "...", "message": "..."}`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct ErrorPayload {
-    pub code: Code,
-    pub message: String,
-}
-
-impl From<&CoreError> for ErrorPayload {
-    fn from(error: &CoreError) -> Self {
-        error.to_payload()
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn codes_serialize_as_their_strings() {
-        for code in [
-            Code::Unauthorized,
-            Code::KeyringUnavailable,
-            Code::StreamNotFound,
-            Code::ZulipError,
-        ] {
-            let json = serde_json::to_string(&code).unwrap_or_default();
-            assert_eq!(json, format!("\"{}\"", code.as_str()));
-        }
+    fn code_of(error: &CoreError) -> serde_json::Value {
+        serde_json::to_value(error.code()).unwrap_or_default()
     }
 
     #[test]
-    fn payload_carries_code_and_message() {
-        let error = CoreError::Client(ClientError::Unauthorized {
+    fn codes_serialize_in_snake_case() {
+        let unauthorized = CoreError::Client(ClientError::Unauthorized {
             msg: "Invalid API key".into(),
         });
-        let payload = serde_json::to_value(error.to_payload()).unwrap_or_default();
-        assert_eq!(payload["code"], "unauthorized");
-        assert_eq!(
-            payload["message"],
-            "the server rejected the credentials: Invalid API key"
-        );
+        assert_eq!(code_of(&unauthorized), "unauthorized");
         let missing = CoreError::Secret(SecretError::Unavailable {
             detail: "d".into(),
             hint: "h".into(),
         });
-        assert_eq!(missing.code().as_str(), "keyring_unavailable");
+        assert_eq!(code_of(&missing), "keyring_unavailable");
+        assert_eq!(
+            serde_json::to_value(Code::ServerUnavailable).unwrap_or_default(),
+            "server_unavailable"
+        );
         assert_eq!(CoreError::AccountNotFound(3).code(), Code::NotFound);
+    }
+
+    #[test]
+    fn a_malformed_site_has_its_own_code() {
+        let error = CoreError::from(ClientError::from(InvalidSite {
+            site: "https://".into(),
+            reason: "it has no host name".into(),
+        }));
+        assert_eq!(error.code(), Code::InvalidSite);
+        assert_eq!(code_of(&error), "invalid_site");
     }
 }

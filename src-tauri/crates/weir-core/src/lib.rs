@@ -26,7 +26,7 @@ pub use client::{
     Anchor, BotInfo, ClientConfig, ClientError, CreatedBot, Credentials, MessagesQuery, NarrowTerm,
     NewBot, NewSubscription, Principals, TlsOptions, ZulipClient,
 };
-pub use error::{Code, CoreError, ErrorPayload};
+pub use error::{Code, CoreError};
 pub use secret::Secret;
 pub use secrets::{AccountKey, KeyringStore, MemoryStore, SecretError, SecretStore};
 pub use site::{InvalidSite, normalize_site};

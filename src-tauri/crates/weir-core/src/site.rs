@@ -11,7 +11,7 @@ pub struct InvalidSite {
 }
 
 impl InvalidSite {
-    fn new(site: &str, reason: impl Into<String>) -> Self {
+    pub(crate) fn new(site: &str, reason: impl Into<String>) -> Self {
         Self {
             site: site.to_string(),
             reason: reason.into(),
@@ -32,6 +32,12 @@ pub fn normalize_site(input: &str) -> Result<String, InvalidSite> {
     let trimmed = input.trim();
     if trimmed.is_empty() {
         return Err(InvalidSite::new(input, "it is empty"));
+    }
+    if !trimmed.contains("://") && has_mistyped_scheme(trimmed) {
+        return Err(InvalidSite::new(
+            input,
+            "the scheme must be followed by \"://\", as in https://chat.example.com",
+        ));
     }
     let with_scheme = if trimmed.contains("://") {
         trimmed.to_string()
@@ -68,6 +74,17 @@ pub fn normalize_site(input: &str) -> Result<String, InvalidSite> {
         }
     }
     Ok(text)
+}
+
+/// `https:/host`, `https//host`, `http:host`: a scheme typed wrong. Read as a host named
+/// `https`, it would only fail later, as "cannot reach the server".
+fn has_mistyped_scheme(address: &str) -> bool {
+    let lower = address.to_ascii_lowercase();
+    ["https", "http"].iter().any(|scheme| {
+        lower
+            .strip_prefix(scheme)
+            .is_some_and(|rest| rest.starts_with(':') || rest.starts_with('/'))
+    })
 }
 
 /// `host[:port]` of a scheme-less address: everything before the first `/`.
@@ -149,6 +166,15 @@ mod tests {
     }
 
     #[test]
+    fn hosts_that_start_with_http_are_not_mistyped_schemes() {
+        assert_eq!(norm("httpbin.example.com"), "https://httpbin.example.com");
+        assert_eq!(
+            norm("https-proxy.example.com"),
+            "https://https-proxy.example.com"
+        );
+    }
+
+    #[test]
     fn a_trailing_api_segment_is_dropped() {
         assert_eq!(
             norm("https://chat.example.com/api/"),
@@ -166,6 +192,11 @@ mod tests {
             "https://",
             "https://u:p@example.com",
             "https://x.com/?a=1",
+            "https:/chat.example.com",
+            "https//chat.example.com",
+            "http:chat.example.com",
+            "chat example.com",
+            "chat.example.com:port",
         ] {
             assert!(normalize_site(bad).is_err(), "{bad:?} should be rejected");
         }

@@ -16,9 +16,7 @@ pub use streams::{
     AddSubscriptionsResponse, RemoveSubscriptionsResponse, Stream, StreamIdResponse,
     StreamsResponse, SubscribersResponse, Subscription, SubscriptionsResponse,
 };
-pub use users::{
-    ApiKeyResponse, Bot, BotType, BotsResponse, CreateBotResponse, Role, User, UsersResponse,
-};
+pub use users::{Bot, BotType, CreateBotResponse, Role, User, UsersResponse};
 
 /// The feature level Weir's server reports by default (Zulip 10.0).
 pub const DEFAULT_FEATURE_LEVEL: u32 = 362;

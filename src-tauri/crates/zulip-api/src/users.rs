@@ -121,11 +121,6 @@ pub struct Bot {
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct BotsResponse {
-    pub bots: Vec<Bot>,
-}
-
-#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct CreateBotResponse {
     pub user_id: i64,
     pub api_key: String,
@@ -133,11 +128,6 @@ pub struct CreateBotResponse {
     pub default_sending_stream: Option<String>,
     pub default_events_register_stream: Option<String>,
     pub default_all_public_streams: bool,
-}
-
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct ApiKeyResponse {
-    pub api_key: String,
 }
 
 #[cfg(test)]

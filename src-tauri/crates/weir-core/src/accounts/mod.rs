@@ -273,4 +273,30 @@ mod tests {
         );
         assert_eq!(host_of("http://localhost:9991"), "localhost:9991");
     }
+
+    #[tokio::test]
+    async fn a_malformed_site_is_invalid_site_not_a_network_error() {
+        let store = match AccountStore::open_in_memory() {
+            Ok(store) => store,
+            Err(error) => panic!("in-memory store: {error}"),
+        };
+        let accounts = Accounts::new(
+            store,
+            Arc::new(crate::secrets::MemoryStore::new()),
+            ClientConfig::default(),
+        );
+        for site in ["https:/chat.example.com", "https://chat example.com"] {
+            let new = NewAccount::new(site, "iago@example.com", Secret::new("k".repeat(32)));
+            let error = accounts.add_account(new).await.err();
+            let code = error.as_ref().map(CoreError::code);
+            assert_eq!(
+                code,
+                Some(crate::error::Code::InvalidSite),
+                "{site}: {error:?}"
+            );
+            let message = error.map(|error| error.to_string()).unwrap_or_default();
+            assert!(!message.contains("reach"), "{message}");
+        }
+        assert!(matches!(accounts.list().as_deref(), Ok([])));
+    }
 }

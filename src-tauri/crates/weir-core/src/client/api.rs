@@ -192,7 +192,7 @@ impl Default for MessagesQuery {
     }
 }
 
-/// `zulip_api::ApiKeyResponse`, decoded straight into a [`Secret`].
+/// `POST /bots/{id}/api_key/regenerate`'s answer, decoded straight into a [`Secret`].
 #[derive(Deserialize)]
 struct RegenerateEnvelope {
     api_key: Secret,

@@ -21,7 +21,7 @@ pub use api::{
 pub use error::ClientError;
 
 use crate::secret::Secret;
-use crate::site::normalize_site;
+use crate::site::{InvalidSite, normalize_site};
 use crate::zuliprc::Zuliprc;
 
 /// The `User-Agent` Weir sends: `Weir/<version>`.
@@ -121,8 +121,9 @@ impl ZulipClient {
         config: &ClientConfig,
     ) -> Result<Self, ClientError> {
         let site = normalize_site(&credentials.site)?;
+        // A malformed address is the user's to fix, not a network failure.
         let api_base = Url::parse(&format!("{site}/api/v1/"))
-            .map_err(|error| ClientError::Network(format!("bad site URL: {error}")))?;
+            .map_err(|error| InvalidSite::new(&site, error.to_string()))?;
         let http = build_http(tls, config)?;
         Ok(Self {
             inner: Arc::new(Inner {
@@ -315,5 +316,22 @@ mod tests {
             &ClientConfig::default(),
         );
         assert!(matches!(result, Err(ClientError::Tls(_))));
+    }
+
+    #[test]
+    fn a_malformed_site_is_refused_as_invalid_site() {
+        let result = ZulipClient::new(
+            Credentials {
+                site: "https//chat.example.com".into(),
+                email: "a@b.c".into(),
+                key: "k".into(),
+            },
+            &TlsOptions::default(),
+            &ClientConfig::default(),
+        );
+        assert!(
+            matches!(result, Err(ClientError::InvalidSite(_))),
+            "{result:?}"
+        );
     }
 }

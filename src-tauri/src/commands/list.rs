@@ -1,0 +1,39 @@
+// The one list of Weir's IPC commands, as `module::function` under `src/commands/`.
+//
+// Everything else is derived from it: `build.rs` includes this file to give tauri-build
+// the names (it generates an `allow-<name>` permission for each), `lib.rs` registers the
+// handler from it, and `dto::typescript_bindings` writes the names to
+// `ui/src/lib/bindings/CommandName.ts`, against which `ipc.ts` is type-checked.
+// `tests/commands.rs` checks that `capabilities/default.json` grants exactly these and
+// that each one is registered and allowed. To add a command: write it, add it here, grant
+// `allow-<name>` in the capability and add its wrapper to `ipc.ts`.
+//
+// Plain `macro_rules!` (no `//!` docs) so that `build.rs` can `include!` it as it is.
+
+/// Calls `$callback! { module::function, ... }` with every command.
+macro_rules! weir_commands {
+    ($callback:ident) => {
+        $callback! {
+            accounts::app_status,
+            accounts::list_accounts,
+            accounts::add_account,
+            accounts::import_zuliprc,
+            accounts::delete_zuliprc,
+            accounts::switch_account,
+            accounts::remove_account,
+            organization::organization_overview,
+            organization::list_bots,
+            local_server::local_server_status,
+            local_server::reset_demo_data,
+            local_server::start_local_server,
+            system::open_external,
+        }
+    };
+}
+
+/// The command names of a `weir_commands!` list, as a `&[&str]`.
+macro_rules! command_names {
+    ($($module:ident::$name:ident),* $(,)?) => {
+        &[$(stringify!($name)),*]
+    };
+}
