@@ -38,9 +38,16 @@ if ((node_major < 20)); then
   exit 1
 fi
 
+# Rust: the toolchain rust-toolchain.toml pins, with rustfmt and clippy. rustup would
+# fetch it on first use too; installing it here keeps that out of the first build.
+toolchain=$(sed -n 's/^channel *= *"\(.*\)"/\1/p' rust-toolchain.toml)
 if ! command -v cargo >/dev/null 2>&1; then
-  echo "setup: installing Rust with rustup"
-  curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs | sh -s -- -y --profile minimal -c clippy,rustfmt
+  echo "setup: installing Rust $toolchain with rustup"
+  curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs \
+    | sh -s -- -y --profile minimal --default-toolchain "$toolchain" -c clippy,rustfmt
+elif command -v rustup >/dev/null 2>&1 && ! rustup toolchain list | grep -q "^$toolchain-"; then
+  echo "setup: installing Rust $toolchain (rust-toolchain.toml) with rustup"
+  rustup toolchain install "$toolchain" --profile minimal -c clippy,rustfmt
 fi
 
 # The UI's packages, reinstalled only when the lock file changed.
