@@ -1,6 +1,5 @@
 //! The committed TypeScript bindings in `ui/src/lib/bindings/` must equal what the Rust
 //! DTOs generate. Regenerate with `WEIR_UPDATE_BINDINGS=1 cargo test -p weir --test bindings`.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;

@@ -1,6 +1,9 @@
 //! Command wiring through Tauri's mock runtime: real commands, real state (an in-memory
 //! secret store instead of the OS keyring), the embedded server on loopback.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
+// The helpers here unwrap as the tests do, but clippy's allow-unwrap-in-tests and
+// allow-expect-in-tests (clippy.toml) reach only the #[test] functions of an integration
+// test, not its helpers (rust-clippy#11119).
+#![allow(clippy::unwrap_used)]
 
 use std::sync::Arc;
 

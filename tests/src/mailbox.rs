@@ -35,13 +35,18 @@ pub async fn everything(server: &TestServer) -> BTreeMap<u64, Value> {
     let mut all = BTreeMap::new();
     for who in [OWNER, ADMIN, MODERATOR, MEMBER, MEMBER2, GUEST] {
         for m in read_all(&server.as_user(&who), json!([]), false).await {
-            let id = m["id"]
-                .as_u64()
-                .unwrap_or_else(|| panic!("message without an id: {m:#}"));
-            all.insert(id, m);
+            all.insert(message_id(&m), m);
         }
     }
     all
+}
+
+/// A message's `id`.
+#[track_caller]
+pub fn message_id(m: &Value) -> u64 {
+    m["id"]
+        .as_u64()
+        .unwrap_or_else(|| panic!("message without an id: {m:#}"))
 }
 
 /// Messages that appeared since the snapshot `before`, oldest first.

@@ -92,13 +92,19 @@ pub fn server_binary() -> PathBuf {
     }
 }
 
-/// Why a server process did not come up.
-#[derive(Debug)]
+/// Why a server process did not come up. Its `Debug` is its `Display` (the server's
+/// output, readable), so `launch(..).unwrap()` fails with a useful message.
 pub struct LaunchFailure {
     pub status: Option<ExitStatus>,
     pub stdout: String,
     pub stderr: String,
     pub reason: String,
+}
+
+impl std::fmt::Debug for LaunchFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(self, f)
+    }
 }
 
 impl std::fmt::Display for LaunchFailure {

@@ -1,5 +1,5 @@
-//! Bots and API keys: `POST /bots`, `GET /bots`, key regeneration (reference §4).
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+//! Bots and API keys: `POST /bots`, `GET /bots`, key regeneration
+//! (`docs/zulip-compatibility.md`: Bots and keys).
 
 use serde_json::Value;
 use weir_tests::*;

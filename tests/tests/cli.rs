@@ -1,6 +1,9 @@
 //! The `weir-server` command line: listening line, ports, data directory, seed files,
 //! `--demo`, and clear failures (non-zero exit, no panic text).
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+// The helpers here unwrap as the tests do, but clippy's allow-unwrap-in-tests and
+// allow-expect-in-tests (clippy.toml) reach only the #[test] functions of an integration
+// test, not its helpers (rust-clippy#11119).
+#![allow(clippy::unwrap_used)]
 
 use std::collections::BTreeSet;
 use std::io::{BufRead, BufReader, Read};
@@ -326,8 +329,8 @@ async fn data_survives_a_restart_without_seed() {
         assert_unsubscribed(&r, &["Engineering"], &[]);
     }
 
-    let again = TestServer::launch(&args(&["--data-dir", data.to_str().unwrap()]), root.path())
-        .unwrap_or_else(|f| panic!("{f}"));
+    let again =
+        TestServer::launch(&args(&["--data-dir", data.to_str().unwrap()]), root.path()).unwrap();
 
     assert!(!again.members_of(ENGINEERING.id).await.contains(&MEMBER.id));
     assert!(again.members_of(ENGINEERING.id).await.contains(&MEMBER2.id));
@@ -359,8 +362,8 @@ async fn seeding_a_data_dir_that_has_a_database_is_refused_and_keeps_it() {
         "unclear message\n{}",
         done.describe()
     );
-    let again = TestServer::launch(&args(&["--data-dir", data.to_str().unwrap()]), root.path())
-        .unwrap_or_else(|f| panic!("{f}"));
+    let again =
+        TestServer::launch(&args(&["--data-dir", data.to_str().unwrap()]), root.path()).unwrap();
     assert!(
         !again.members_of(VERONA.id).await.contains(&MEMBER.id),
         "the database was reseeded"
@@ -545,7 +548,7 @@ async fn a_failed_seed_leaves_the_data_dir_usable() {
 
     let good = write_seed(root.path(), &standard_seed());
     let server = TestServer::launch(&seed_args(&data, &good), root.path())
-        .unwrap_or_else(|f| panic!("a refused seed must not leave a database behind: {f}"));
+        .expect("a refused seed must not leave a database behind");
 
     server.as_user(&OWNER).get("/users/me", &[]).await.ok();
 }
@@ -569,7 +572,7 @@ async fn ids_and_keys_are_generated_when_absent_and_is_active_defaults_to_true()
         &seed_args(&fresh_data_dir(root.path(), "data"), &path),
         root.path(),
     )
-    .unwrap_or_else(|f| panic!("{f}"));
+    .unwrap();
     let boss = server.with_key("boss@tiny.test", OWNER.key);
 
     let users = boss.get("/users", &[]).await;
@@ -610,7 +613,7 @@ async fn demo_has_every_role_every_bot_type_and_private_streams() {
         &args(&["--data-dir", data.to_str().unwrap(), "--demo"]),
         root.path(),
     )
-    .unwrap_or_else(|f| panic!("{f}"));
+    .unwrap();
 
     let settings = server.anon().get("/server_settings", &[]).await;
     assert_eq!(settings.ok()["zulip_feature_level"], 362);
@@ -708,8 +711,7 @@ async fn a_data_dir_that_does_not_exist_yet_is_created() {
     let data = root.path().join("not").join("yet").join("there");
     let seed = write_seed(root.path(), &standard_seed());
 
-    let server =
-        TestServer::launch(&seed_args(&data, &seed), root.path()).unwrap_or_else(|f| panic!("{f}"));
+    let server = TestServer::launch(&seed_args(&data, &seed), root.path()).unwrap();
 
     server.as_user(&OWNER).get("/users/me", &[]).await.ok();
     assert!(data.is_dir());

@@ -1,7 +1,6 @@
 //! Many clients at once: the final state equals the serial expectation, every request
 //! succeeds (no 5xx, no "database is locked"), and racing requests on the same
 //! (user, stream) pair report each change exactly once.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -168,9 +167,7 @@ async fn concurrent_subscribe_and_unsubscribe_match_the_serial_result() {
     let mut removed: BTreeMap<String, usize> = BTreeMap::new();
     let mut subscribed: BTreeMap<(u64, String), usize> = BTreeMap::new();
     for h in handles {
-        let tally = h
-            .await
-            .unwrap_or_else(|e| panic!("a client task failed: {e}"));
+        let tally = h.await.expect("a client task failed");
         for (k, v) in tally.removed {
             *removed.entry(k).or_default() += v;
         }
@@ -284,7 +281,7 @@ async fn many_concurrent_readers_never_see_a_server_error() {
         })
         .collect();
     for h in handles {
-        h.await.unwrap_or_else(|e| panic!("a reader failed: {e}"));
+        h.await.expect("a reader failed");
     }
 }
 

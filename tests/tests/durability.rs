@@ -8,6 +8,9 @@
 //! one `listening on http://HOST:PORT` line on stdout). The server that checks the
 //! result afterwards is an ordinary [`TestServer::launch`] on the same data directory,
 //! without `--seed` (the binary refuses `--seed` on an existing database).
+// The helpers here unwrap as the tests do, but clippy's allow-unwrap-in-tests and
+// allow-expect-in-tests (clippy.toml) reach only the #[test] functions of an integration
+// test, not its helpers (rust-clippy#11119).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -151,7 +154,7 @@ impl Dirs {
     /// The checking server: a harness server on the existing data directory.
     fn reopen(&self) -> TestServer {
         TestServer::launch(&self.restart_args(), self.root.path())
-            .unwrap_or_else(|failure| panic!("restart on the same data dir failed: {failure}"))
+            .expect("restart on the same data dir failed")
     }
 }
 
@@ -527,8 +530,7 @@ async fn sigterm_when_idle_exits_zero_promptly_and_the_data_persists() {
 async fn a_restart_refuses_seed_on_an_existing_database_and_keeps_it() {
     let dirs = dirs();
     {
-        let first = TestServer::launch(&dirs.first_start_args(), dirs.root.path())
-            .unwrap_or_else(|f| panic!("{f}"));
+        let first = TestServer::launch(&dirs.first_start_args(), dirs.root.path()).unwrap();
         post_one(&first, "kept").await.ok();
     }
 

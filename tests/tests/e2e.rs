@@ -20,7 +20,10 @@
 //! weir-tests --test e2e -- --nocapture` after `(cd ui && npm run build)`.
 //! Screenshots land in `<workspace>/artifacts/e2e/` (plus `failure-<step>.png/.html` when a
 //! step fails). `WEIR_E2E_TIMEOUT` (seconds, default 30) bounds each wait in the script.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+// The helpers here unwrap as the tests do, but clippy's allow-unwrap-in-tests and
+// allow-expect-in-tests (clippy.toml) reach only the #[test] functions of an integration
+// test, not its helpers (rust-clippy#11119).
+#![allow(clippy::expect_used)]
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;

@@ -1,6 +1,6 @@
 //! `--feature-level N`: only the behaviours tied to levels 9, 145 and 208 change
-//! (reference §1 and §2); everything else stays as at the default, 362.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+//! (`docs/zulip-compatibility.md`: Versions and feature levels); everything else stays as
+//! at the default, 362.
 
 use serde_json::Value;
 use weir_tests::*;

@@ -30,8 +30,7 @@ async fn the_registry_lists_hello_world_with_its_fixtures() {
         let body = f["body"]
             .as_str()
             .unwrap_or_else(|| panic!("fixture body: {f:#}"));
-        let parsed: Value =
-            serde_json::from_str(body).unwrap_or_else(|e| panic!("fixture body not JSON: {e}"));
+        let parsed: Value = serde_json::from_str(body).expect("fixture body not JSON");
         assert!(parsed["featured_title"].is_string() && parsed["featured_url"].is_string());
     }
     for i in list {

@@ -1,8 +1,9 @@
-//! `GET /api/v1/messages`: anchors, windows, narrows and who may read what (reference §4).
+//! `GET /api/v1/messages`: anchors, windows, narrows and who may read what
+//! (`docs/zulip-compatibility.md`: `GET /messages`).
 //!
 //! Weir has no `POST /messages`; messages are made through the Hello World webhook
-//! (reference §3), which can post as a bot or, with a human's key, as that human.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
+//! (`docs/zulip-compatibility.md`: Incoming webhooks), which can post as a bot or, with a
+//! human's key, as that human.
 
 use std::collections::BTreeSet;
 
@@ -59,10 +60,7 @@ fn messages_of(r: &Resp) -> Vec<Value> {
 }
 
 fn ids_of(messages: &[Value]) -> Vec<u64> {
-    messages
-        .iter()
-        .map(|m| m["id"].as_u64().expect("message id"))
-        .collect()
+    messages.iter().map(message_id).collect()
 }
 
 fn topics_of(messages: &[Value]) -> Vec<String> {
@@ -103,7 +101,7 @@ async fn populate(server: &TestServer) -> Corpus {
             ],
         )
         .await;
-        messages_of(&r)[0]["id"].as_u64().unwrap()
+        message_id(&messages_of(&r)[0])
     };
 
     let mut eng_alpha = Vec::new();

@@ -3,7 +3,6 @@
 //!
 //! The interpreter is `WEIR_PYTHON` if set, else `<workspace>/.venv/bin/python` (created
 //! by the README's test command).
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::path::PathBuf;
 use std::process::Command;

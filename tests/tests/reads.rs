@@ -1,5 +1,5 @@
-//! Read endpoints an admin client needs (reference §1 server_settings, §4).
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+//! Read endpoints an admin client needs (`docs/zulip-compatibility.md`: `GET
+//! /server_settings`, Users and streams).
 
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -1,6 +1,5 @@
 //! Malformed input of every kind gets a Zulip-shaped 4xx JSON error, never a 5xx, and the
 //! server keeps serving afterwards.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use serde_json::Value;
 use weir_tests::*;

@@ -1,5 +1,4 @@
-//! `POST /api/v1/users/me/subscriptions` (reference §4, subscribe).
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+//! `POST /api/v1/users/me/subscriptions` (`docs/zulip-compatibility.md`: subscribe).
 
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -1,11 +1,10 @@
-//! Private streams are never revealed to those who may not see them (reference §2
-//! "Weir decision (private streams you cannot see)" and §4 visibility rules).
+//! Private streams are never revealed to those who may not see them (`docs/zulip-compatibility.md`:
+//! "Hidden private streams" and the visibility rules under Users and streams).
 //!
 //! In the standard seed, Hidden Lair (22) is private with subscribers 105, 106, 202, 203
 //! and no administrator; Secret Plans (21) is private with 101, 104, 202. So 104 (Mark)
 //! sees Secret Plans but not Hidden Lair, 103 (moderator) sees neither, 106 (guest) sees
 //! only the streams they are in.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::collections::BTreeSet;
 

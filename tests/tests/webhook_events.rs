@@ -1,5 +1,6 @@
-//! Event types of header-driven integrations (reference §3), with Zulip's `bitbucket2`:
-//! the `X-Event-Key` header, unsupported events, `only_events` / `exclude_events`.
+//! Event types of header-driven integrations (`docs/zulip-compatibility.md`: Incoming
+//! webhooks), with Zulip's `bitbucket2`: the `X-Event-Key` header, unsupported events,
+//! `only_events` / `exclude_events`.
 //!
 //! The payloads are the fixtures the integration ships, read from the registry
 //! (`GET /api/v1/integrations`: each fixture has `name`, `body` and `headers`), so these

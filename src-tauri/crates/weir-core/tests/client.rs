@@ -1,5 +1,4 @@
 //! The Zulip client against a scripted loopback server.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod support;
 

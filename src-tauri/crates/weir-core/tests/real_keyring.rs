@@ -11,7 +11,6 @@
 //!
 //! Without a reachable keyring the test FAILS (it is not skipped) with a message saying
 //! how to provide one.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::time::{SystemTime, UNIX_EPOCH};
 

@@ -203,8 +203,6 @@ fn compile(
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used)]
-
     use std::sync::mpsc;
     use std::time::Duration;
 

@@ -101,8 +101,6 @@ fn event_type<'a>(source: EventSource, headers: &'a HeaderMap, json: &'a Value) 
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used)]
-
     use super::*;
     use crate::find;
 

@@ -1,5 +1,5 @@
 //! Weir's embedded Zulip-compatible server: the Zulip endpoints an admin client needs,
-//! on SQLite, faithful to Zulip's behaviour (see `shared/reference/zulip-api.md`).
+//! on SQLite, faithful to Zulip's behaviour (see `docs/zulip-compatibility.md`).
 //!
 //! [`router`] builds the whole API for a [`AppState`]; tests drive it in-process with
 //! `oneshot`, and [`serve`] runs the same router on a socket.

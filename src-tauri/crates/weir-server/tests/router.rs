@@ -1,6 +1,9 @@
 //! The router driven in-process with `oneshot`: no socket, same handlers. The black-box
 //! suites in the workspace's `tests/` package cover the binary over real sockets.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
+// The helpers here unwrap as the tests do, but clippy's allow-unwrap-in-tests and
+// allow-expect-in-tests (clippy.toml) reach only the #[test] functions of an integration
+// test, not its helpers (rust-clippy#11119).
+#![allow(clippy::unwrap_used)]
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode, header};

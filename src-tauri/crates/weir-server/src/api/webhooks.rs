@@ -330,8 +330,6 @@ pub async fn list_integrations(params: Params) -> super::ApiResult {
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used, clippy::expect_used)]
-
     use super::*;
 
     #[test]

@@ -121,8 +121,6 @@ fn passive(conn: &Connection) {
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used, clippy::expect_used)]
-
     use super::*;
 
     fn checkpoints() -> (tempfile::TempDir, Checkpoints) {

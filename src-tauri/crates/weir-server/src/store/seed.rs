@@ -270,7 +270,6 @@ fn insert_notification_bot(conn: &Connection, now: i64) -> Result<()> {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
     use serde_json::json;

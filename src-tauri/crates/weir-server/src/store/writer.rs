@@ -128,8 +128,6 @@ fn control(conn: &Connection, sql: &str) -> rusqlite::Result<()> {
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used, clippy::expect_used)]
-
     use crate::error::{Error, Result};
     use crate::store::{DATABASE_FILE, Store};
 
