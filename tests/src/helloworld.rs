@@ -4,9 +4,10 @@
 use serde_json::{Value, json};
 
 use crate::api::Resp;
-use crate::seed::{Account, Stream};
+use crate::mailbox::{everything, new_since, only_one};
+use crate::seed::{Account, Stream, WEBHOOK_BOT};
 use crate::server::TestServer;
-use crate::webhook::{JSON_TYPE, post_webhook};
+use crate::webhook::{JSON_TYPE, assert_webhook_success, post_webhook};
 
 /// The fixture Zulip ships for Hello World.
 pub const ADA: &str = include_str!("../fixtures/webhooks/helloworld/ada_lovelace.json");
@@ -47,6 +48,31 @@ pub async fn hello(server: &TestServer, query: &[(&str, &str)], body: &str) -> R
         body,
     )
     .await
+}
+
+/// The incoming-webhook bot's key and a `stream`, as a query.
+pub fn bot_to(stream: &str) -> [(&str, &str); 2] {
+    [("api_key", WEBHOOK_BOT.key), ("stream", stream)]
+}
+
+/// Sends Hello World, asserts the plain webhook success, and returns the one message the
+/// request sent (proven against a snapshot of every readable message taken before).
+pub async fn hello_one(
+    server: &TestServer,
+    query: &[(&str, &str)],
+    body: &str,
+    what: &str,
+) -> Value {
+    let before = everything(server).await;
+    assert_webhook_success(&hello(server, query, body).await);
+    only_one(&new_since(server, &before).await, what)
+}
+
+/// Asserts `m` is the webhook bot's Hello World message about [`ADA`] in `stream`.
+#[track_caller]
+pub fn assert_ada_in(m: &Value, stream: Stream) {
+    let markdown = hello_markdown(ADA_TITLE, ADA_URL);
+    assert_stream_message(m, &WEBHOOK_BOT, stream, "Hello World", &markdown);
 }
 
 /// Asserts `m` is a Hello World stream message from `sender` in `stream` with this topic

@@ -35,14 +35,7 @@ async fn render_agrees_with_the_stored_rendering() {
     let server = TestServer::standard();
     let title = "Grace Hopper & COBOL";
     let url = "https://en.wikipedia.org/wiki/Grace_Hopper";
-    assert_webhook_success(
-        &hello(
-            &server,
-            &[("api_key", WEBHOOK_BOT.key), ("stream", "Engineering")],
-            &payload(title, url),
-        )
-        .await,
-    );
+    assert_webhook_success(&hello(&server, &bot_to("Engineering"), &payload(title, url)).await);
     let stored = read_all(
         &server.as_user(&OWNER),
         json!([{"operator": "channel", "operand": "Engineering"}]),
@@ -112,17 +105,13 @@ async fn render_requires_content_and_authentication() {
 #[tokio::test]
 async fn a_script_in_the_title_is_escaped_in_the_rendered_message() {
     let server = TestServer::standard();
-    let before = everything(&server).await;
-
-    let r = hello(
+    let m = hello_one(
         &server,
-        &[("api_key", WEBHOOK_BOT.key), ("stream", "Engineering")],
+        &bot_to("Engineering"),
         SCRIPT_TITLE,
+        "script title",
     )
     .await;
-
-    assert_webhook_success(&r);
-    let m = only_one(&new_since(&server, &before).await, "script title");
     // The Markdown source is stored as the integration built it...
     assert_eq!(
         m["content"],
@@ -163,15 +152,7 @@ async fn a_javascript_url_is_not_a_live_link_in_the_rendered_message() {
     bodies.extend(urls.iter().map(|u| payload("Click me", u)));
 
     for body in bodies {
-        let before = everything(&server).await;
-        let r = hello(
-            &server,
-            &[("api_key", WEBHOOK_BOT.key), ("stream", "Engineering")],
-            &body,
-        )
-        .await;
-        assert_webhook_success(&r);
-        let m = only_one(&new_since(&server, &before).await, &body);
+        let m = hello_one(&server, &bot_to("Engineering"), &body, &body).await;
         let rendered = server
             .as_user(&OWNER)
             .get(

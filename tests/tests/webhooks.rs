@@ -64,24 +64,8 @@ fn no_subscribers_text(bot: &Account, name: &str) -> String {
 #[tokio::test]
 async fn hello_world_posts_zulips_message_to_the_stream_byte_for_byte() {
     let server = TestServer::standard();
-    let before = everything(&server).await;
-
-    let r = hello(
-        &server,
-        &[("api_key", WEBHOOK_BOT.key), ("stream", "Engineering")],
-        ADA,
-    )
-    .await;
-
-    assert_webhook_success(&r);
-    let m = only_one(&new_since(&server, &before).await, "hello world");
-    assert_stream_message(
-        &m,
-        &WEBHOOK_BOT,
-        ENGINEERING,
-        "Hello World",
-        &hello_markdown(ADA_TITLE, ADA_URL),
-    );
+    let m = hello_one(&server, &bot_to("Engineering"), ADA, "hello world").await;
+    assert_ada_in(&m, ENGINEERING);
     assert_eq!(m["content_type"], "text/x-markdown", "{m:#}");
 
     // The same message, rendered (the default, and apply_markdown=true spelled out).
@@ -129,7 +113,7 @@ async fn a_json_body_declared_as_form_data_is_still_read_as_json() {
     let r = hook(
         &server,
         "helloworld",
-        &[("api_key", WEBHOOK_BOT.key), ("stream", "Engineering")],
+        &bot_to("Engineering"),
         Some(FORM_TYPE),
         ADA,
     )
@@ -137,13 +121,7 @@ async fn a_json_body_declared_as_form_data_is_still_read_as_json() {
 
     assert_webhook_success(&r);
     let m = only_one(&new_since(&server, &before).await, "form-declared JSON");
-    assert_stream_message(
-        &m,
-        &WEBHOOK_BOT,
-        ENGINEERING,
-        "Hello World",
-        &hello_markdown(ADA_TITLE, ADA_URL),
-    );
+    assert_ada_in(&m, ENGINEERING);
 }
 
 #[tokio::test]
@@ -151,14 +129,7 @@ async fn a_json_body_without_a_content_type_is_read_as_json() {
     let server = TestServer::standard();
     let before = everything(&server).await;
 
-    let r = hook(
-        &server,
-        "helloworld",
-        &[("api_key", WEBHOOK_BOT.key), ("stream", "Engineering")],
-        None,
-        ADA,
-    )
-    .await;
+    let r = hook(&server, "helloworld", &bot_to("Engineering"), None, ADA).await;
 
     assert_webhook_success(&r);
     let m = only_one(
@@ -188,13 +159,7 @@ async fn the_api_key_may_come_in_a_form_body() {
         &new_since(&server, &before).await,
         "api_key in the form body",
     );
-    assert_stream_message(
-        &m,
-        &WEBHOOK_BOT,
-        ENGINEERING,
-        "Hello World",
-        &hello_markdown(ADA_TITLE, ADA_URL),
-    );
+    assert_ada_in(&m, ENGINEERING);
 }
 
 #[tokio::test]
@@ -232,22 +197,8 @@ async fn stream_names_match_case_insensitively_and_the_message_uses_the_stored_n
     let server = TestServer::standard();
 
     for spelling in ["engineering", "ENGINEERING", "eNgInEeRiNg"] {
-        let before = everything(&server).await;
-        let r = hello(
-            &server,
-            &[("api_key", WEBHOOK_BOT.key), ("stream", spelling)],
-            ADA,
-        )
-        .await;
-        assert_webhook_success(&r);
-        let m = only_one(&new_since(&server, &before).await, spelling);
-        assert_stream_message(
-            &m,
-            &WEBHOOK_BOT,
-            ENGINEERING,
-            "Hello World",
-            &hello_markdown(ADA_TITLE, ADA_URL),
-        );
+        let m = hello_one(&server, &bot_to(spelling), ADA, spelling).await;
+        assert_ada_in(&m, ENGINEERING);
     }
 }
 
@@ -257,12 +208,7 @@ async fn non_ascii_stream_names_match_case_insensitively() {
 
     for spelling in ["Café", "café", "CAFÉ"] {
         let before = everything(&server).await;
-        let r = hello(
-            &server,
-            &[("api_key", WEBHOOK_BOT.key), ("stream", spelling)],
-            ADA,
-        )
-        .await;
+        let r = hello(&server, &bot_to(spelling), ADA).await;
         assert_webhook_success(&r);
         let new = new_since(&server, &before).await;
         let m = only_one(&new, spelling);
@@ -275,24 +221,8 @@ async fn non_ascii_stream_names_match_case_insensitively() {
 #[tokio::test]
 async fn a_numeric_stream_is_a_stream_id() {
     let server = TestServer::standard();
-    let before = everything(&server).await;
-
-    let r = hello(
-        &server,
-        &[("api_key", WEBHOOK_BOT.key), ("stream", "13")],
-        ADA,
-    )
-    .await;
-
-    assert_webhook_success(&r);
-    let m = only_one(&new_since(&server, &before).await, "stream=13");
-    assert_stream_message(
-        &m,
-        &WEBHOOK_BOT,
-        VERONA,
-        "Hello World",
-        &hello_markdown(ADA_TITLE, ADA_URL),
-    );
+    let m = hello_one(&server, &bot_to("13"), ADA, "stream=13").await;
+    assert_ada_in(&m, VERONA);
 }
 
 #[tokio::test]
@@ -306,12 +236,7 @@ async fn a_numeric_stream_is_never_a_name() {
     let server = TestServer::start(seed, &[]);
     let before = everything(&server).await;
 
-    let r = hello(
-        &server,
-        &[("api_key", WEBHOOK_BOT.key), ("stream", "14")],
-        ADA,
-    )
-    .await;
+    let r = hello(&server, &bot_to("14"), ADA).await;
 
     assert_webhook_success(&r);
     let new = new_since(&server, &before).await;
@@ -424,15 +349,13 @@ async fn bodies_over_ten_thousand_characters_are_cut_to_exactly_ten_thousand() {
 
     // Exactly 10000 characters: kept as it is.
     let title = "a".repeat(10_000 - base);
-    let before = everything(&server).await;
-    let r = hello(
+    let m = hello_one(
         &server,
-        &[("api_key", WEBHOOK_BOT.key), ("stream", "Engineering")],
+        &bot_to("Engineering"),
         &payload(&title, url),
+        "10000 chars",
     )
     .await;
-    assert_webhook_success(&r);
-    let m = only_one(&new_since(&server, &before).await, "10000 chars");
     let content = m["content"].as_str().unwrap();
     assert_eq!(
         content,
@@ -448,15 +371,13 @@ async fn bodies_over_ten_thousand_characters_are_cut_to_exactly_ten_thousand() {
             .take(10_000 - base + extra)
             .collect();
         let full = hello_markdown(&title, url);
-        let before = everything(&server).await;
-        let r = hello(
+        let m = hello_one(
             &server,
-            &[("api_key", WEBHOOK_BOT.key), ("stream", "Engineering")],
+            &bot_to("Engineering"),
             &payload(&title, url),
+            "long body",
         )
         .await;
-        assert_webhook_success(&r);
-        let m = only_one(&new_since(&server, &before).await, "long body");
         let content = m["content"].as_str().unwrap();
         let keep = 10_000 - MARKER.chars().count();
         let expected: String = full.chars().take(keep).chain(MARKER.chars()).collect();
@@ -488,17 +409,7 @@ fn tail(s: &str) -> String {
 #[tokio::test]
 async fn a_stream_name_that_does_not_exist_posts_nothing_and_tells_the_owner() {
     let server = TestServer::standard();
-    let before = everything(&server).await;
-
-    let r = hello(
-        &server,
-        &[("api_key", WEBHOOK_BOT.key), ("stream", "Nowhere")],
-        ADA,
-    )
-    .await;
-
-    assert_webhook_success(&r);
-    let m = only_one(&new_since(&server, &before).await, "nonexistent stream");
+    let m = hello_one(&server, &bot_to("Nowhere"), ADA, "nonexistent stream").await;
     assert_notification(&m, &MEMBER, &does_not_exist_text(&WEBHOOK_BOT, "Nowhere"));
     assert_eq!(dm_people(&m).len(), 2, "one-to-one with the owner: {m:#}");
 }
@@ -506,17 +417,7 @@ async fn a_stream_name_that_does_not_exist_posts_nothing_and_tells_the_owner() {
 #[tokio::test]
 async fn a_stream_id_that_does_not_exist_posts_nothing_and_tells_the_owner() {
     let server = TestServer::standard();
-    let before = everything(&server).await;
-
-    let r = hello(
-        &server,
-        &[("api_key", WEBHOOK_BOT.key), ("stream", "9999")],
-        ADA,
-    )
-    .await;
-
-    assert_webhook_success(&r);
-    let m = only_one(&new_since(&server, &before).await, "nonexistent stream id");
+    let m = hello_one(&server, &bot_to("9999"), ADA, "nonexistent stream id").await;
     assert_notification(&m, &MEMBER, &no_such_id_text(&WEBHOOK_BOT, "9999"));
 }
 
@@ -527,12 +428,7 @@ async fn every_failed_delivery_notifies_the_owner_again() {
     let before = everything(&server).await;
 
     for stream in ["Nowhere", "Nowhere", "9999", "Empty Room", "Empty Room"] {
-        let r = hello(
-            &server,
-            &[("api_key", WEBHOOK_BOT.key), ("stream", stream)],
-            ADA,
-        )
-        .await;
+        let r = hello(&server, &bot_to(stream), ADA).await;
         assert_webhook_success(&r);
     }
 
@@ -566,14 +462,7 @@ async fn every_failed_delivery_notifies_the_owner_again() {
 #[tokio::test]
 async fn notification_bot_is_not_listed_among_the_users() {
     let server = TestServer::standard();
-    assert_webhook_success(
-        &hello(
-            &server,
-            &[("api_key", WEBHOOK_BOT.key), ("stream", "Nowhere")],
-            ADA,
-        )
-        .await,
-    );
+    assert_webhook_success(&hello(&server, &bot_to("Nowhere"), ADA).await);
 
     let r = server.as_user(&OWNER).get("/users", &[]).await;
 
@@ -592,12 +481,7 @@ async fn a_stream_without_subscribers_gets_the_message_and_the_owner_is_told() {
     let server = TestServer::standard();
     let before = everything(&server).await;
 
-    let r = hello(
-        &server,
-        &[("api_key", WEBHOOK_BOT.key), ("stream", "Empty Room")],
-        ADA,
-    )
-    .await;
+    let r = hello(&server, &bot_to("Empty Room"), ADA).await;
 
     assert_webhook_success(&r);
     let new = new_since(&server, &before).await;
@@ -693,20 +577,10 @@ async fn a_private_stream_neither_bot_nor_owner_can_access_is_a_stream_that_does
 
     // By name: the same answer and the same notice as for a name that does not exist.
     let before = everything(&server).await;
-    let missing = hello(
-        &server,
-        &[("api_key", WEBHOOK_BOT.key), ("stream", "Nowhere Lair")],
-        ADA,
-    )
-    .await;
+    let missing = hello(&server, &bot_to("Nowhere Lair"), ADA).await;
     let missing_notice = only_one(&new_since(&server, &before).await, "missing stream");
     let before = everything(&server).await;
-    let hidden = hello(
-        &server,
-        &[("api_key", WEBHOOK_BOT.key), ("stream", "Hidden Lair")],
-        ADA,
-    )
-    .await;
+    let hidden = hello(&server, &bot_to("Hidden Lair"), ADA).await;
     assert_webhook_success(&hidden);
     assert_indistinguishable(&hidden, "Hidden Lair", &missing, "Nowhere Lair");
     let notice = only_one(&new_since(&server, &before).await, "hidden stream by name");
@@ -725,12 +599,7 @@ async fn a_private_stream_neither_bot_nor_owner_can_access_is_a_stream_that_does
 
     // By id: "no channel with that ID".
     let before = everything(&server).await;
-    let by_id = hello(
-        &server,
-        &[("api_key", WEBHOOK_BOT.key), ("stream", "22")],
-        ADA,
-    )
-    .await;
+    let by_id = hello(&server, &bot_to("22"), ADA).await;
     assert_webhook_success(&by_id);
     let notice = only_one(&new_since(&server, &before).await, "hidden stream by id");
     assert_notification(&notice, &MEMBER, &no_such_id_text(&WEBHOOK_BOT, "22"));
@@ -751,34 +620,10 @@ async fn a_private_stream_neither_bot_nor_owner_can_access_is_a_stream_that_does
 #[tokio::test]
 async fn a_private_stream_the_owner_is_subscribed_to_gets_the_message() {
     let server = TestServer::standard();
-    let before = everything(&server).await;
-
-    let r = hello(
-        &server,
-        &[("api_key", WEBHOOK_BOT.key), ("stream", "Secret Plans")],
-        ADA,
-    )
-    .await;
-
-    assert_webhook_success(&r);
-    let m = only_one(&new_since(&server, &before).await, "Secret Plans");
-    assert_stream_message(
-        &m,
-        &WEBHOOK_BOT,
-        SECRET_PLANS,
-        "Hello World",
-        &hello_markdown(ADA_TITLE, ADA_URL),
-    );
+    let m = hello_one(&server, &bot_to("Secret Plans"), ADA, "Secret Plans").await;
+    assert_ada_in(&m, SECRET_PLANS);
     // Also by id.
-    let before = everything(&server).await;
-    let r = hello(
-        &server,
-        &[("api_key", WEBHOOK_BOT.key), ("stream", "21")],
-        ADA,
-    )
-    .await;
-    assert_webhook_success(&r);
-    let m = only_one(&new_since(&server, &before).await, "Secret Plans by id");
+    let m = hello_one(&server, &bot_to("21"), ADA, "Secret Plans by id").await;
     assert_eq!(m["stream_id"], SECRET_PLANS.id, "{m:#}");
 }
 
@@ -971,14 +816,7 @@ async fn a_body_that_is_not_json_is_malformed_json() {
         (Some(JSON_TYPE), ""),
         (Some("text/plain"), "featured_title=x&featured_url=y"),
     ] {
-        let r = hook(
-            &server,
-            "helloworld",
-            &[("api_key", WEBHOOK_BOT.key), ("stream", "Engineering")],
-            ct,
-            body,
-        )
-        .await;
+        let r = hook(&server, "helloworld", &bot_to("Engineering"), ct, body).await;
         r.bad_request("Malformed JSON");
     }
     assert_nothing_new(&new_since(&server, &before).await, "malformed JSON");
@@ -1028,14 +866,7 @@ async fn an_unknown_integration_is_a_zulip_shaped_404() {
     let before = everything(&server).await;
 
     for name in ["nosuchintegration", "HelloWorld", "hello_world"] {
-        let r = hook(
-            &server,
-            name,
-            &[("api_key", WEBHOOK_BOT.key), ("stream", "Engineering")],
-            Some(JSON_TYPE),
-            ADA,
-        )
-        .await;
+        let r = hook(&server, name, &bot_to("Engineering"), Some(JSON_TYPE), ADA).await;
         assert_eq!(r.status, 404, "{}", r.debug());
         assert_eq!(r.json["result"], "error", "{}", r.debug());
         assert!(
