@@ -6,6 +6,7 @@ use ts_rs::TS;
 use crate::client::ClientError;
 use crate::secrets::SecretError;
 use crate::site::InvalidSite;
+use crate::webhook_url::WebhookUrlError;
 use crate::zuliprc::ZuliprcError;
 
 /// Every failure weir-core reports. Messages never contain an API key.
@@ -24,6 +25,15 @@ pub enum CoreError {
     InvalidInput(String),
     #[error("account {0} not found")]
     AccountNotFound(i64),
+    /// Something the user named (a bot, a remembered URL) is not there.
+    #[error("{0}")]
+    NotFound(String),
+    /// Neither the keyring nor the server has the key of this bot (the server offers
+    /// keys of active bots only).
+    #[error("no API key is known for bot {user_id}; reactivate it or regenerate its key")]
+    BotKeyMissing { user_id: i64 },
+    #[error(transparent)]
+    WebhookUrl(#[from] WebhookUrlError),
     #[error("an account for {email} on {site} already exists")]
     AccountExists { site: String, email: String },
     /// The account exists but the keyring has no key for it (deleted outside Weir).
@@ -98,8 +108,9 @@ impl CoreError {
             },
             Self::Zuliprc(_) => Code::InvalidZuliprc,
             Self::InvalidSite(_) => Code::InvalidSite,
-            Self::InvalidInput(_) => Code::InvalidInput,
-            Self::AccountNotFound(_) => Code::NotFound,
+            Self::InvalidInput(_) | Self::WebhookUrl(_) => Code::InvalidInput,
+            Self::AccountNotFound(_) | Self::NotFound(_) => Code::NotFound,
+            Self::BotKeyMissing { .. } => Code::KeyMissing,
             Self::AccountExists { .. } => Code::AccountExists,
             Self::KeyMissing { .. } => Code::KeyMissing,
             Self::Database(_) | Self::DatabaseTooNew { .. } => Code::Database,

@@ -7,9 +7,12 @@
 //! - [`client::ZulipClient`]: typed calls, auth, retries, rate limits, feature levels.
 //! - [`accounts`]: [`AccountStore`] and the [`Accounts`] service.
 //! - [`memberships`]: the people × streams grid: rules, planner, applier, journal, CSV.
+//! - [`bots`]: the account's bots, their keys (keyring only) and the webhook workbench.
+//! - [`webhook_url`]: incoming-webhook URLs, built and masked.
 //! - [`error::CoreError`]: the crate's error, with a stable [`error::Code`].
 
 pub mod accounts;
+pub mod bots;
 pub mod client;
 pub mod error;
 pub mod memberships;
@@ -17,6 +20,7 @@ pub mod secret;
 pub mod secrets;
 pub mod site;
 mod sqlite;
+pub mod webhook_url;
 pub mod zuliprc;
 
 pub use accounts::{

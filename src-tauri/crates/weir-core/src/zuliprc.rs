@@ -182,6 +182,15 @@ pub fn parse(text: &str) -> Result<Zuliprc, ZuliprcError> {
     })
 }
 
+/// The text of a zuliprc for `email` on `site`, as Zulip's web app offers it for
+/// download (`[api]` with `email`, `key`, `site`). It holds the key, hence a [`Secret`].
+pub fn render(email: &str, key: &Secret, site: &str) -> Secret {
+    Secret::new(format!(
+        "[api]\nemail={email}\nkey={}\nsite={site}\n",
+        key.expose()
+    ))
+}
+
 fn bad_line(line: usize, reason: &'static str, text: &str) -> ZuliprcError {
     // A malformed `key ...` line may hold the API key: never echo it.
     let may_hold_key = text.to_ascii_lowercase().starts_with("key");
@@ -390,5 +399,16 @@ mod tests {
         assert_eq!(parsed.cert_bundle, Some(dir.path().join("ca.pem")));
         let missing = load(&dir.path().join("nope")).unwrap_err();
         assert!(matches!(missing, ZuliprcError::Read { .. }));
+    }
+
+    #[test]
+    fn rendered_text_parses_back() {
+        let key = Secret::new("abcdefghijklmnopqrstuvwxyz012345");
+        let text = render("hook-bot@example.com", &key, "https://chat.example.com");
+        let rc = parse(text.expose()).unwrap_or_else(|error| panic!("{error}"));
+        assert_eq!(rc.email, "hook-bot@example.com");
+        assert_eq!(rc.key, key);
+        assert_eq!(rc.site, "https://chat.example.com");
+        assert_eq!(format!("{text:?}"), "Secret([redacted])");
     }
 }

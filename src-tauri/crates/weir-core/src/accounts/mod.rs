@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
-pub use store::{Account, AccountRecord, AccountStore};
+pub use store::{Account, AccountRecord, AccountStore, MAX_URLS_PER_BOT, RememberedUrl};
 
 use crate::client::{ClientConfig, Credentials, TlsOptions, ZulipClient, tls_options};
 use crate::error::CoreError;
@@ -233,7 +233,7 @@ impl Accounts {
     }
 
     /// Runs a (blocking) keyring operation off the async threads.
-    async fn with_secrets<T, F>(&self, operation: F) -> Result<T, CoreError>
+    pub(crate) async fn with_secrets<T, F>(&self, operation: F) -> Result<T, CoreError>
     where
         T: Send + 'static,
         F: FnOnce(&dyn SecretStore) -> Result<T, SecretError> + Send + 'static,

@@ -10,6 +10,10 @@ use serde::{Deserialize, Serialize};
 use crate::client::TlsOptions;
 use crate::error::CoreError;
 
+mod webhook_urls;
+
+pub use webhook_urls::{MAX_URLS_PER_BOT, RememberedUrl};
+
 /// Schema migrations; `PRAGMA user_version` is the number applied.
 const MIGRATIONS: &[&str] = &[
     // 1: accounts, and which one is active.
@@ -29,6 +33,16 @@ const MIGRATIONS: &[&str] = &[
     CREATE TABLE active_account (
         singleton  INTEGER PRIMARY KEY CHECK (singleton = 1),
         account_id INTEGER REFERENCES accounts (id) ON DELETE SET NULL
+    );",
+    // 2: webhook URLs Weir built, without their keys (see `webhook_urls`).
+    "CREATE TABLE webhook_urls (
+        id            INTEGER PRIMARY KEY,
+        account_id    INTEGER NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+        bot_user_id   INTEGER NOT NULL,
+        spec          TEXT    NOT NULL,
+        created_at    INTEGER NOT NULL,
+        last_built_at INTEGER NOT NULL,
+        UNIQUE (account_id, bot_user_id, spec)
     );",
 ];
 
@@ -264,7 +278,7 @@ fn path_text(path: Option<&Path>) -> Result<Option<&str>, CoreError> {
     .transpose()
 }
 
-fn now_unix() -> i64 {
+pub(crate) fn now_unix() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|elapsed| i64::try_from(elapsed.as_secs()).unwrap_or(i64::MAX))
@@ -362,7 +376,7 @@ mod tests {
             .conn()
             .query_row("PRAGMA user_version", [], |row| row.get(0))
             .unwrap();
-        assert_eq!(version, 1);
+        assert_eq!(version as usize, MIGRATIONS.len());
     }
 
     #[test]

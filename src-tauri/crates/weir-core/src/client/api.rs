@@ -298,6 +298,22 @@ impl ZulipClient {
         Ok(response.api_key)
     }
 
+    /// `DELETE /bots/{id}`: deactivates one of the caller's bots (its key stops working;
+    /// Zulip keeps the bot and its messages).
+    pub async fn deactivate_bot(&self, bot_id: i64) -> Result<(), ClientError> {
+        let path = format!("bots/{bot_id}");
+        let _: Value = self.call(Method::DELETE, &path, Params::new()).await?;
+        Ok(())
+    }
+
+    /// `POST /users/{id}/reactivate`: Zulip lets a bot's owner (and administrators)
+    /// reactivate it.
+    pub async fn reactivate_user(&self, user_id: i64) -> Result<(), ClientError> {
+        let path = format!("users/{user_id}/reactivate");
+        let _: Value = self.call(Method::POST, &path, Params::new()).await?;
+        Ok(())
+    }
+
     /// `POST /register` for a one-shot snapshot of users and subscriptions (with
     /// subscribers): what a membership grid needs in one request.
     pub async fn register_snapshot(&self) -> Result<RegisterResponse, ClientError> {

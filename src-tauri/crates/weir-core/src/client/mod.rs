@@ -7,6 +7,7 @@
 mod api;
 mod error;
 mod transport;
+mod webhook;
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -19,6 +20,7 @@ pub use api::{
     Anchor, BotInfo, CreatedBot, MessagesQuery, NarrowTerm, NewBot, NewSubscription, Principals,
 };
 pub use error::ClientError;
+pub use webhook::{MAX_RESPONSE_BYTES, WebhookResponse};
 
 use crate::secret::Secret;
 use crate::site::{InvalidSite, normalize_site};

@@ -1,5 +1,6 @@
 //! Routes of the REST API, one module per domain.
 
+mod bot_status;
 mod bots;
 mod messages;
 mod principals;
@@ -39,6 +40,14 @@ pub fn routes(state: AppState) -> Router {
                 .delete(unsubscribe::unsubscribe),
         )
         .route("/api/v1/bots", get(bots::list_bots).post(bots::create_bot))
+        .route(
+            "/api/v1/bots/{bot_id}",
+            axum::routing::delete(bot_status::deactivate_bot),
+        )
+        .route(
+            "/api/v1/users/{user_id}/reactivate",
+            post(bot_status::reactivate_user),
+        )
         .route(
             "/api/v1/bots/{bot_id}/api_key/regenerate",
             post(bots::regenerate_bot_key),

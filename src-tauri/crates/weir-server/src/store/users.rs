@@ -172,6 +172,15 @@ pub fn set_api_key(conn: &Connection, user_id: i64, api_key: &str) -> Result<()>
     Ok(())
 }
 
+/// Deactivates or reactivates a user (the user cache notices through the update hook).
+pub fn set_user_active(conn: &Connection, user_id: i64, active: bool) -> Result<()> {
+    conn.execute(
+        "UPDATE users SET is_active = ?2 WHERE user_id = ?1",
+        params![user_id, active],
+    )?;
+    Ok(())
+}
+
 /// The organization's name, URL and the domain new bots' e-mails use.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RealmRow {
