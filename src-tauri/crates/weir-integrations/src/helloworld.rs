@@ -1,6 +1,9 @@
 //! Zulip's Hello World integration, the template for writing new ones.
 
-use crate::{AuthScheme, EventSource, Fixture, HandlerError, Integration, Payload, WebhookMessage};
+use crate::{
+    AuthScheme, EventSource, Fixture, HandlerError, HandlerOutput, Integration, Payload,
+    WebhookMessage,
+};
 
 pub fn integration() -> Integration {
     Integration {
@@ -29,16 +32,16 @@ pub fn integration() -> Integration {
     }
 }
 
-fn handler(payload: &Payload<'_>) -> Result<WebhookMessage, HandlerError> {
+fn handler(payload: &Payload<'_>) -> Result<HandlerOutput, HandlerError> {
     let title = payload.str_at("/featured_title")?;
     let url = payload.str_at("/featured_url")?;
-    Ok(WebhookMessage {
+    Ok(HandlerOutput::one(WebhookMessage {
         topic: "Hello World".into(),
         content: format!(
             "Hello! I am happy to be here! :smile:\n\
              The Wikipedia featured article for today is **[{title}]({url})**"
         ),
-    })
+    }))
 }
 
 #[cfg(test)]
@@ -54,13 +57,20 @@ mod tests {
     fn run(json: serde_json::Value) -> Result<WebhookMessage, HandlerError> {
         let headers = HeaderMap::new();
         let options = BTreeMap::new();
-        handler(&Payload {
+        let output = handler(&Payload {
             method: &crate::Method::POST,
             json: &json,
             headers: &headers,
             event_type: None,
             options: &options,
-        })
+            topic: None,
+        })?;
+        assert_eq!(output.event, None);
+        let [message]: [WebhookMessage; 1] = output
+            .messages
+            .try_into()
+            .unwrap_or_else(|messages| panic!("not one message: {messages:?}"));
+        Ok(message)
     }
 
     #[test]

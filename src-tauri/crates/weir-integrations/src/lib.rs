@@ -70,11 +70,32 @@ pub struct Fixture {
     pub headers: &'static [(&'static str, &'static str)],
 }
 
-/// What a handler makes of a payload.
+/// One message a handler makes of a payload.
 #[derive(Debug, Clone, PartialEq)]
 pub struct WebhookMessage {
     pub topic: String,
     pub content: String,
+}
+
+/// Everything a handler makes of a payload: the event's name as Zulip names it for this
+/// integration (what `only_events`/`exclude_events` match, e.g. Bitbucket's
+/// `pull_request_created`), and the messages, one or more (Zulip sends one message per
+/// change of a Bitbucket push).
+#[derive(Debug, Clone, PartialEq)]
+pub struct HandlerOutput {
+    /// `None`: the integration has no event types, or names them as the request does.
+    pub event: Option<String>,
+    pub messages: Vec<WebhookMessage>,
+}
+
+impl HandlerOutput {
+    /// One message, with the event named as the request named it.
+    pub fn one(message: WebhookMessage) -> Self {
+        Self {
+            event: None,
+            messages: vec![message],
+        }
+    }
 }
 
 /// Why a handler did not produce a message.
@@ -102,6 +123,9 @@ pub struct Payload<'a> {
     pub event_type: Option<&'a str>,
     /// Query parameters named by the integration's config options and URL options.
     pub options: &'a BTreeMap<String, String>,
+    /// The URL's `topic`, which replaces the integrations' topics: some integrations then
+    /// put the item's title in the message instead (Zulip's `user_specified_topic`).
+    pub topic: Option<&'a str>,
 }
 
 impl Payload<'_> {
@@ -138,7 +162,7 @@ fn missing(pointer: &str) -> HandlerError {
     HandlerError::MissingKey(pointer.rsplit('/').next().unwrap_or(pointer).to_owned())
 }
 
-pub type Handler = fn(&Payload<'_>) -> Result<WebhookMessage, HandlerError>;
+pub type Handler = fn(&Payload<'_>) -> Result<HandlerOutput, HandlerError>;
 
 /// One integration, as Zulip's `WebhookIntegration` describes it.
 #[derive(Debug, Clone, Serialize)]
@@ -151,7 +175,8 @@ pub struct Integration {
     pub view_name: &'static str,
     pub auth: AuthScheme,
     pub event_source: EventSource,
-    /// The event types `handler` supports, for filters and the preview UI.
+    /// The event names `handler` reports (Zulip's `all_event_types`), for filters and the
+    /// URL builder.
     pub event_types: &'static [&'static str],
     pub config_options: &'static [ConfigOption],
     /// Extra query parameters the integration reads (Zulip's URL options).

@@ -22,13 +22,16 @@ pub struct Request<'a> {
     /// The URL's values for [`Integration::option_keys`].
     pub options: &'a BTreeMap<String, String>,
     pub filter: &'a EventFilter,
+    /// The URL's `topic`, if it sets one (non-blank).
+    pub topic: Option<&'a str>,
 }
 
 /// A request the integration accepts (all are a 200 to the sender).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Outcome {
-    /// Send this message.
-    Message(WebhookMessage),
+    /// Send these messages, in order (at least one), each under the URL's topic if it
+    /// sets one.
+    Messages(Vec<WebhookMessage>),
     /// Nothing to send (an empty push, a branch the URL leaves out).
     Ignored,
     /// `only_events`/`exclude_events` leave this event type out.
@@ -67,9 +70,10 @@ pub fn process(integration: &Integration, request: &Request<'_>) -> Result<Outco
         headers: request.headers,
         event_type,
         options: request.options,
+        topic: request.topic,
     };
-    let message = match (integration.handler)(&payload) {
-        Ok(message) => message,
+    let output = match (integration.handler)(&payload) {
+        Ok(output) => output,
         Err(HandlerError::MissingKey(key)) => return Err(Rejection::MissingKey(key)),
         Err(HandlerError::MissingEventHeader) => {
             return Err(match integration.event_source {
@@ -81,12 +85,25 @@ pub fn process(integration: &Integration, request: &Request<'_>) -> Result<Outco
         Err(HandlerError::Ignored) => return Ok(Outcome::Ignored),
         Err(HandlerError::UnsupportedEvent(event)) => return Ok(Outcome::Unsupported { event }),
     };
-    match event_type {
-        Some(event) if !request.filter.allows(event) => Ok(Outcome::Filtered {
+    // Zulip filters on its own name for the event, which the handler knows.
+    let event = output.event.as_deref().or(event_type);
+    if let Some(event) = event
+        && !request.filter.allows(event)
+    {
+        return Ok(Outcome::Filtered {
             event: event.to_owned(),
-        }),
-        _ => Ok(Outcome::Message(message)),
+        });
     }
+    let mut messages = output.messages;
+    if let Some(topic) = request.topic {
+        for message in &mut messages {
+            topic.clone_into(&mut message.topic);
+        }
+    }
+    if messages.is_empty() {
+        return Ok(Outcome::Ignored);
+    }
+    Ok(Outcome::Messages(messages))
 }
 
 /// Where the integration says the event type is; a header that is not visible ASCII
@@ -121,6 +138,7 @@ mod tests {
             body: body.as_bytes(),
             options: &BTreeMap::new(),
             filter,
+            topic: None,
         };
         process(find(name).unwrap(), &request)
     }
@@ -146,7 +164,7 @@ mod tests {
                     &EventFilter::default(),
                 );
                 assert!(
-                    matches!(outcome, Ok(Outcome::Message(_))),
+                    matches!(outcome, Ok(Outcome::Messages(_))),
                     "{}/{}: {outcome:?}",
                     integration.name,
                     fixture.name
@@ -158,14 +176,21 @@ mod tests {
     #[test]
     fn filters_apply_after_the_handler() {
         let (body, event) = fixture("bitbucket2", "fork");
-        let exclude = vec!["repo:*".to_owned()];
+        // Zulip's name for the event, not the header's value, is what filters match.
+        let exclude = vec!["fo*".to_owned()];
         let filter = EventFilter::new(None, Some(&exclude)).unwrap();
         assert_eq!(
             run("bitbucket2", &[("X-Event-Key", event)], body, &filter),
             Ok(Outcome::Filtered {
-                event: "repo:fork".into()
+                event: "fork".into()
             })
         );
+        let by_header = vec!["repo:*".to_owned()];
+        let filter = EventFilter::new(None, Some(&by_header)).unwrap();
+        assert!(matches!(
+            run("bitbucket2", &[("X-Event-Key", event)], body, &filter),
+            Ok(Outcome::Messages(_))
+        ));
         // An unsupported event is reported as such, whatever the filters say.
         let outcome = run("bitbucket2", &[("X-Event-Key", "repo:nope")], "{}", &filter);
         assert_eq!(

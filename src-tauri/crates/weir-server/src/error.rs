@@ -98,14 +98,22 @@ impl From<ApiError> for Error {
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
+impl ApiError {
+    /// The JSON body Zulip answers with: `result`, `msg`, `code` and the extra fields.
+    pub fn body(&self) -> Value {
         let mut body = Map::new();
         body.insert("result".into(), json!("error"));
         body.insert("msg".into(), json!(self.msg));
         body.insert("code".into(), json!(self.code.as_str()));
-        body.extend(self.extra);
-        let mut response = (self.status, axum::Json(Value::Object(body))).into_response();
+        body.extend(self.extra.clone());
+        Value::Object(body)
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let body = self.body();
+        let mut response = (self.status, axum::Json(body)).into_response();
         if self.status == StatusCode::UNAUTHORIZED {
             response.headers_mut().insert(
                 header::WWW_AUTHENTICATE,

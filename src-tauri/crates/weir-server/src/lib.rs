@@ -10,6 +10,7 @@ mod auth;
 pub mod cli;
 mod clock;
 mod demo;
+pub mod dry_run;
 pub mod error;
 mod keys;
 mod messages;

@@ -1,5 +1,6 @@
 //! Every event but pushes: pull requests, issues, forks, commit comments, commit
-//! statuses and repository updates. One message each, as in Zulip.
+//! statuses and repository updates. One message each, as in Zulip; when the URL sets
+//! the topic, pull request and issue messages name the item's title instead.
 
 use serde_json::Value;
 
@@ -9,11 +10,18 @@ use super::{
 };
 use crate::git::{self, PullRequestEvent};
 
-pub(super) fn message(json: &Value, kind: Kind) -> Result<WebhookMessage, HandlerError> {
+/// `include_title`: the URL sets the topic (Zulip's `user_specified_topic`).
+pub(super) fn message(
+    json: &Value,
+    kind: Kind,
+    include_title: bool,
+) -> Result<WebhookMessage, HandlerError> {
     let topic = topic(json, kind)?;
     let content = match kind {
-        Kind::PullRequest(action) => pull_request_body(json, action)?,
-        Kind::IssueCreated | Kind::IssueUpdated | Kind::IssueCommented => issue_body(json, kind)?,
+        Kind::PullRequest(action) => pull_request_body(json, action, include_title)?,
+        Kind::IssueCreated | Kind::IssueUpdated | Kind::IssueCommented => {
+            issue_body(json, kind, include_title)?
+        }
         Kind::Fork => fork_body(json)?,
         Kind::CommitComment => commit_comment_body(json)?,
         Kind::CommitStatus => commit_status_body(json)?,
@@ -41,7 +49,11 @@ fn topic(json: &Value, kind: Kind) -> Result<String, HandlerError> {
     ))
 }
 
-fn pull_request_body(json: &Value, action: PullRequestAction) -> Result<String, HandlerError> {
+fn pull_request_body(
+    json: &Value,
+    action: PullRequestAction,
+    include_title: bool,
+) -> Result<String, HandlerError> {
     use PullRequestAction as A;
     let pull_request = field(json, "pullrequest")?;
     let branch = |side: &str| string(field(field(pull_request, side)?, "branch")?, "name");
@@ -50,8 +62,7 @@ fn pull_request_body(json: &Value, action: PullRequestAction) -> Result<String, 
         url: html_url(pull_request)?,
         number: Some(integer(pull_request, "id")?),
         kind: "PR",
-        // Zulip adds the title when the URL chose the topic; Weir's handlers cannot tell.
-        title: None,
+        title: title_if(pull_request, include_title)?,
         ..PullRequestEvent::default()
     };
     let comment_action;
@@ -117,7 +128,7 @@ fn pull_request_body(json: &Value, action: PullRequestAction) -> Result<String, 
 }
 
 /// `get_issue_action_body`: the description and assignee only for a new issue.
-fn issue_body(json: &Value, kind: Kind) -> Result<String, HandlerError> {
+fn issue_body(json: &Value, kind: Kind, include_title: bool) -> Result<String, HandlerError> {
     let issue = field(json, "issue")?;
     let commented;
     let action = match kind {
@@ -146,9 +157,18 @@ fn issue_body(json: &Value, kind: Kind) -> Result<String, HandlerError> {
         number: Some(integer(issue, "id")?),
         message,
         assignee,
-        title: None,
+        title: title_if(issue, include_title)?,
         ..PullRequestEvent::default()
     }))
+}
+
+/// The item's `title` when the message must name it.
+fn title_if(item: &Value, include_title: bool) -> Result<Option<&str>, HandlerError> {
+    if include_title {
+        string(item, "title").map(Some)
+    } else {
+        Ok(None)
+    }
 }
 
 /// `BITBUCKET_FORK_BODY`.

@@ -6,14 +6,13 @@
 //! from the `X-Event-Key` header only for pull requests (`pullrequest:<action>`) and
 //! `repo:updated`; anything else is `UnsupportedEvent(<X-Event-Key>)`.
 //!
-//! Differences from Zulip, all forced by Weir's one-message-per-request endpoint or its
-//! handler interface:
-//! - A push with several changes is one message: see [`push`].
-//! - Zulip puts the PR/issue title in the link text when the URL sets `topic`; the
-//!   endpoint does not tell handlers about `topic`, so the title is never added.
-//! - `only_events`/`exclude_events` match the `X-Event-Key` value (`repo:push`,
-//!   `pullrequest:created`, …), not Zulip's internal names (`push`,
-//!   `pull_request_created`, …).
+//! As in Zulip: `only_events`/`exclude_events` match Zulip's names for the events
+//! ([`EVENT_TYPES`]: `push`, `pull_request_created`, …, not the `X-Event-Key` values); a
+//! push with several changes is one message per change, each to its own topic; and when
+//! the URL sets `topic`, pull request and issue messages name the item's title.
+//!
+//! One difference: a `repo:updated` that changes nothing shown is ignored (Zulip fails
+//! on the empty message; nothing is sent either way).
 
 mod events;
 mod push;
@@ -22,28 +21,30 @@ mod tests;
 
 use serde_json::Value;
 
-use crate::{AuthScheme, EventSource, Fixture, HandlerError, Integration, Payload, WebhookMessage};
+use crate::{
+    AuthScheme, EventSource, Fixture, HandlerError, HandlerOutput, Integration, Payload,
+    WebhookMessage,
+};
 
-/// The `X-Event-Key` values whose payloads the handler turns into messages.
+/// Zulip's names for the events the handler reports (its `ALL_EVENT_TYPES`).
 const EVENT_TYPES: &[&str] = &[
-    "repo:push",
-    "repo:fork",
+    "change_commit_status",
+    "pull_request_comment_created",
+    "pull_request_updated",
+    "pull_request_unapproved",
+    "push",
+    "pull_request_approved",
+    "pull_request_fulfilled",
+    "issue_created",
+    "issue_commented",
+    "fork",
+    "pull_request_comment_updated",
+    "pull_request_created",
+    "pull_request_rejected",
     "repo:updated",
-    "repo:commit_comment_created",
-    "repo:commit_status_created",
-    "repo:commit_status_updated",
-    "issue:created",
-    "issue:updated",
-    "issue:comment_created",
-    "pullrequest:created",
-    "pullrequest:updated",
-    "pullrequest:approved",
-    "pullrequest:unapproved",
-    "pullrequest:fulfilled",
-    "pullrequest:rejected",
-    "pullrequest:comment_created",
-    "pullrequest:comment_updated",
-    "pullrequest:comment_deleted",
+    "issue_updated",
+    "commit_comment",
+    "pull_request_comment_deleted",
 ];
 
 macro_rules! fixture {
@@ -96,18 +97,23 @@ pub fn integration() -> Integration {
     }
 }
 
-fn handler(payload: &Payload<'_>) -> Result<WebhookMessage, HandlerError> {
+fn handler(payload: &Payload<'_>) -> Result<HandlerOutput, HandlerError> {
     let json = payload.json;
-    match kind_of(json, payload.event_type)? {
+    let kind = kind_of(json, payload.event_type)?;
+    let messages = match kind {
         Kind::Push => {
             let branches = payload.options.get("branches").map(String::as_str);
-            push::message(json, branches)
+            push::messages(json, branches)?
         }
-        kind => events::message(json, kind),
-    }
+        kind => vec![events::message(json, kind, payload.topic.is_some())?],
+    };
+    Ok(HandlerOutput {
+        event: Some(kind.event_name().to_owned()),
+        messages,
+    })
 }
 
-/// Zulip's event types (`get_type`), minus `push`'s per-change detail.
+/// Zulip's event types (`get_type`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Kind {
     Push,
@@ -133,6 +139,34 @@ enum PullRequestAction {
     CommentCreated,
     CommentUpdated,
     CommentDeleted,
+}
+
+impl Kind {
+    /// Zulip's name for the event (`get_type`), which the URL's filters match.
+    fn event_name(self) -> &'static str {
+        use PullRequestAction as A;
+        match self {
+            Self::Push => "push",
+            Self::Fork => "fork",
+            Self::CommitComment => "commit_comment",
+            Self::CommitStatus => "change_commit_status",
+            Self::IssueCreated => "issue_created",
+            Self::IssueUpdated => "issue_updated",
+            Self::IssueCommented => "issue_commented",
+            Self::RepoUpdated => "repo:updated",
+            Self::PullRequest(action) => match action {
+                A::Approved => "pull_request_approved",
+                A::Unapproved => "pull_request_unapproved",
+                A::Created => "pull_request_created",
+                A::Updated => "pull_request_updated",
+                A::Rejected => "pull_request_rejected",
+                A::Fulfilled => "pull_request_fulfilled",
+                A::CommentCreated => "pull_request_comment_created",
+                A::CommentUpdated => "pull_request_comment_updated",
+                A::CommentDeleted => "pull_request_comment_deleted",
+            },
+        }
+    }
 }
 
 impl PullRequestAction {

@@ -1,12 +1,8 @@
 //! `repo:push`: commits pushed, branches created, deleted and force-pushed, tags pushed
 //! and removed.
 //!
-//! Zulip posts one message per change of the push (each to its own topic). Weir's
-//! endpoint posts exactly one message per request, so this module **combines** them:
-//! the messages Zulip would send, in the payload's order, joined by a blank line. The
-//! topic is the one they share (`<repo> / <branch>`, or `<repo>` for tags); when they
-//! differ, it is the repository's name. A push with a single change, the usual case, is
-//! exactly Zulip's message.
+//! As Zulip does, a push is one message per change, in the payload's order, each to its
+//! own topic (`<repo> / <branch>`, or `<repo>` for tags).
 //!
 //! The `branches` URL option (comma-separated names, each trimmed) works as in Zulip: it
 //! looks at the **last** change only, and when that change is a branch not in the list
@@ -20,10 +16,10 @@ use super::{
 };
 use crate::git::{self, Commit, Push};
 
-pub(super) fn message(
+pub(super) fn messages(
     json: &Value,
     branches: Option<&str>,
-) -> Result<WebhookMessage, HandlerError> {
+) -> Result<Vec<WebhookMessage>, HandlerError> {
     let changes = array(field(json, "push")?, "changes")?;
     let Some(last) = changes.last() else {
         // Zulip ignores pushes without changes.
@@ -37,21 +33,13 @@ pub(super) fn message(
     }
     let repo = repository_name(json)?;
     let user = actor(json)?;
-    let mut topics = Vec::with_capacity(changes.len());
-    let mut bodies = Vec::with_capacity(changes.len());
-    for change in changes {
-        let (topic, body) = change_message(change, repo, user)?;
-        topics.push(topic);
-        bodies.push(body);
-    }
-    let topic = match topics.split_first() {
-        Some((first, rest)) if rest.iter().all(|topic| topic == first) => first.clone(),
-        _ => repo.to_owned(),
-    };
-    Ok(WebhookMessage {
-        topic,
-        content: bodies.join("\n\n"),
-    })
+    changes
+        .iter()
+        .map(|change| {
+            let (topic, content) = change_message(change, repo, user)?;
+            Ok(WebhookMessage { topic, content })
+        })
+        .collect()
 }
 
 /// `change["new"] or change["old"]`: the ref after the push, or before it if it is gone.

@@ -7,6 +7,7 @@ use crate::HeaderMap;
 
 const REPO: &str = "https://bitbucket.org/lantern-labs/tidepool";
 
+/// The one message a payload gives (panics when it gives several).
 fn run(json: &Value, event: &str, branches: Option<&str>) -> Result<WebhookMessage, HandlerError> {
     run_with_header(json, Some(event), branches)
 }
@@ -16,6 +17,21 @@ fn run_with_header(
     event: Option<&str>,
     branches: Option<&str>,
 ) -> Result<WebhookMessage, HandlerError> {
+    let output = run_all(json, event, branches, None)?;
+    let [message]: [WebhookMessage; 1] = output
+        .messages
+        .try_into()
+        .unwrap_or_else(|messages| panic!("not one message: {messages:?}"));
+    Ok(message)
+}
+
+/// Everything the handler makes of a payload, with the URL's `topic` if given.
+fn run_all(
+    json: &Value,
+    event: Option<&str>,
+    branches: Option<&str>,
+    topic: Option<&str>,
+) -> Result<HandlerOutput, HandlerError> {
     let headers = HeaderMap::new();
     let mut options = BTreeMap::new();
     if let Some(branches) = branches {
@@ -27,6 +43,7 @@ fn run_with_header(
         headers: &headers,
         event_type: event,
         options: &options,
+        topic,
     })
 }
 
@@ -137,18 +154,6 @@ fn expectations() -> Vec<(&'static str, String, String)> {
             "push_tag",
             "tidepool".into(),
             format!("Ada Quill pushed tag [v2.4.0]({REPO}/commits/tag/v2.4.0)."),
-        ),
-        (
-            "push_multiple_changes",
-            "tidepool".into(),
-            format!(
-                "Ada Quill [pushed]({REPO}/branches/compare/\
-                 1906e3b25c05ed5d26833417757280a5c253e313..23e61e71d0b5a5a02aebb94d10db48844347ef42) \
-                 1 commit to branch main. Commits by Bram Okafor (1).\n\n\
-                 * Tighten the tide table schema ({})\n\n\
-                 Ada Quill pushed tag [v2.4.1]({REPO}/commits/tag/v2.4.1).",
-                commit_link("1906e3b25c05ed5d26833417757280a5c253e313")
-            ),
         ),
         (
             "pullrequest_created",
@@ -262,7 +267,8 @@ fn every_fixture_gives_zulips_message() {
         assert!(
             expectations
                 .iter()
-                .any(|(name, _, _)| *name == fixture.name),
+                .any(|(name, _, _)| *name == fixture.name)
+                || fixture.name == "push_multiple_changes",
             "no expectation for {}",
             fixture.name
         );
@@ -277,14 +283,114 @@ fn every_fixture_gives_zulips_message() {
 }
 
 #[test]
+fn a_push_with_several_changes_is_one_message_per_change() {
+    let (json, event) = load("push_multiple_changes");
+    let output = run_all(&json, Some(event), None, None).unwrap();
+    let expected = vec![
+        WebhookMessage {
+            topic: "tidepool / main".into(),
+            content: format!(
+                "Ada Quill [pushed]({REPO}/branches/compare/\
+                 1906e3b25c05ed5d26833417757280a5c253e313..23e61e71d0b5a5a02aebb94d10db48844347ef42) \
+                 1 commit to branch main. Commits by Bram Okafor (1).\n\n\
+                 * Tighten the tide table schema ({})",
+                commit_link("1906e3b25c05ed5d26833417757280a5c253e313")
+            ),
+        },
+        WebhookMessage {
+            topic: "tidepool".into(),
+            content: format!("Ada Quill pushed tag [v2.4.1]({REPO}/commits/tag/v2.4.1)."),
+        },
+    ];
+    assert_eq!(output.messages, expected);
+    assert_eq!(output.event.as_deref(), Some("push"));
+}
+
+#[test]
+fn events_are_named_as_zulip_names_them() {
+    let expected = [
+        ("push", "push"),
+        ("push_tag", "push"),
+        ("fork", "fork"),
+        ("commit_comment_created", "commit_comment"),
+        ("commit_status_updated", "change_commit_status"),
+        ("issue_created", "issue_created"),
+        ("issue_updated", "issue_updated"),
+        ("issue_commented", "issue_commented"),
+        ("pullrequest_created", "pull_request_created"),
+        ("pullrequest_updated", "pull_request_updated"),
+        ("pullrequest_approved", "pull_request_approved"),
+        ("pullrequest_fulfilled", "pull_request_fulfilled"),
+        ("pullrequest_rejected", "pull_request_rejected"),
+        (
+            "pullrequest_comment_created",
+            "pull_request_comment_created",
+        ),
+        ("repo_updated", "repo:updated"),
+    ];
+    for (fixture, name) in expected {
+        let (json, event) = load(fixture);
+        let output = run_all(&json, Some(event), None, None).unwrap();
+        assert_eq!(output.event.as_deref(), Some(name), "{fixture}");
+        assert!(EVENT_TYPES.contains(&name), "{name}");
+    }
+    let (json, _) = load("pullrequest_comment_created");
+    for action in ["unapproved", "comment_updated", "comment_deleted"] {
+        let output = run_all(&json, Some(&format!("pullrequest:{action}")), None, None).unwrap();
+        let name = format!("pull_request_{action}");
+        assert_eq!(output.event.as_deref(), Some(name.as_str()));
+        assert!(EVENT_TYPES.contains(&name.as_str()), "{name}");
+    }
+}
+
+#[test]
+fn a_topic_in_the_url_puts_the_title_in_pull_request_and_issue_messages() {
+    let pr17 = format!("[PR #17 Add moon phase overlay]({REPO}/pull-requests/17)");
+    let cases = [
+        (
+            "pullrequest_approved",
+            format!("Dana Whitlock approved {pr17}."),
+        ),
+        (
+            "pullrequest_rejected",
+            format!(
+                "Dana Whitlock rejected [PR #18 Switch charts to WebGL]({REPO}/pull-requests/18)."
+            ),
+        ),
+    ];
+    for (fixture, content) in cases {
+        let (json, event) = load(fixture);
+        let output = run_all(&json, Some(event), None, Some("notifications")).unwrap();
+        assert_eq!(output.messages[0].content, content, "{fixture}");
+    }
+    let (json, event) = load("issue_updated");
+    let with_title = run_all(&json, Some(event), None, Some("t")).unwrap();
+    let without = run_all(&json, Some(event), None, None).unwrap();
+    assert_ne!(with_title.messages[0].content, without.messages[0].content);
+    assert!(
+        with_title.messages[0].content.contains("[issue #9 "),
+        "{}",
+        with_title.messages[0].content
+    );
+    // Other events read the same either way.
+    let (json, event) = load("fork");
+    assert_eq!(
+        run_all(&json, Some(event), None, Some("t")),
+        run_all(&json, Some(event), None, None)
+    );
+}
+
+#[test]
 fn registers_as_zulips_bitbucket2() {
     let integration = crate::find("bitbucket2").unwrap();
     assert_eq!(integration.client_name(), "ZulipBitbucket2Webhook");
     assert_eq!(integration.display_name, "Bitbucket");
     assert_eq!(integration.event_source, EventSource::Header("X-Event-Key"));
     for fixture in integration.fixtures {
-        let (_, event) = load(fixture.name);
-        assert!(EVENT_TYPES.contains(&event), "{event}");
+        let (json, event) = load(fixture.name);
+        let output = run_all(&json, Some(event), None, None).unwrap();
+        let name = output.event.unwrap();
+        assert!(EVENT_TYPES.contains(&name.as_str()), "{name}");
     }
     // The endpoint looks the header up by this spelling; HTTP/2 sends it lower case.
     let mut headers = HeaderMap::new();
@@ -373,9 +479,10 @@ fn branches_option_filters_on_the_last_change() {
     assert!(run_fixture("push_force", Some("feature/moon-phase")).is_ok());
     // Tags are never filtered, nor a push whose last change is a tag (as in Zulip).
     assert!(run_fixture("push_tag", Some("main")).is_ok());
+    let (json, event) = load("push_multiple_changes");
     assert_eq!(
-        run_fixture("push_multiple_changes", Some("dev")),
-        run_fixture("push_multiple_changes", None)
+        run_all(&json, Some(event), Some("dev"), None),
+        run_all(&json, Some(event), None, None)
     );
     // Options only matter for pushes.
     assert!(run_fixture("pullrequest_created", Some("dev")).is_ok());
@@ -533,14 +640,14 @@ fn survives_mangled_fixtures() {
             for replacement in [Value::Null, json!(7), json!("x"), json!([]), json!({})] {
                 let mut mangled = json.clone();
                 *mangled.pointer_mut(&path).unwrap() = replacement;
-                let _ = run(&mangled, event, None);
+                let _ = run_all(&mangled, Some(event), None, None);
             }
             let (parent, key) = path.rsplit_once('/').unwrap();
             let mut mangled = json.clone();
             if let Some(fields) = mangled.pointer_mut(parent).and_then(Value::as_object_mut) {
                 fields.remove(key);
             }
-            let _ = run(&mangled, event, Some("main"));
+            let _ = run_all(&mangled, Some(event), Some("main"), Some("t"));
         }
     }
 }

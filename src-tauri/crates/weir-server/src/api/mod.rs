@@ -8,7 +8,7 @@ mod reads;
 mod register;
 mod subscribe;
 mod unsubscribe;
-mod webhooks;
+pub(crate) mod webhooks;
 
 use axum::Json;
 use axum::Router;

@@ -4,7 +4,8 @@
 //! (`weir-integrations`, pure code) find the event type, build its message and apply
 //! `only_events`/`exclude_events` (a missing event header tells the owner and fails; an
 //! unsupported event is a 200 so that services keep the webhook enabled); then, in one
-//! write, resolve the destination and store exactly one message before answering.
+//! write, resolve the destination and store the messages (one, or one per change of a
+//! Bitbucket push, as Zulip sends them) before answering.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -116,8 +117,56 @@ async fn deliver(
     headers: &HeaderMap,
     path: &str,
     body: &[u8],
-    mut query: Params,
+    query: Params,
 ) -> Result<Response, Error> {
+    let (stream, messages) = match plan(integration, headers, body, query)? {
+        Plan::Post { stream, messages } => (stream, messages),
+        Plan::Accepted => return Ok(accepted()),
+        Plan::Unsupported { event } => return Ok(unsupported_event(integration, &event)),
+        Plan::MissingHeader { header } => {
+            return Err(missing_event_header(state, integration, sender, path, header).await);
+        }
+    };
+    let client = integration.client_name();
+    let targets = state.store().post_targets();
+    state
+        .store()
+        .write(move |conn| {
+            let stream = stream.as_deref();
+            for message in &messages {
+                post(conn, &targets, &sender, stream, message, &client)?;
+            }
+            Ok::<_, Error>(())
+        })
+        .await?;
+    Ok(accepted())
+}
+
+/// What a webhook request comes to once its sender is known: the part without I/O,
+/// shared by the endpoint and by [`crate::dry_run`], so that a preview and a real send
+/// never disagree.
+pub(crate) enum Plan {
+    /// Store these messages (rendered, cut to Zulip's limits), in order, then answer
+    /// success. `stream`: `None` is a direct message to the bot's owner.
+    Post {
+        stream: Option<String>,
+        messages: Vec<Outgoing>,
+    },
+    /// Answer plain success, send nothing (an ignored or filtered event).
+    Accepted,
+    /// Answer Zulip's "unsupported event" success, send nothing.
+    Unsupported { event: String },
+    /// Tell the bot's owner the event header is missing, and fail.
+    MissingHeader { header: &'static str },
+}
+
+/// Reads the URL's parameters and runs the integration.
+pub(crate) fn plan(
+    integration: &Integration,
+    headers: &HeaderMap,
+    body: &[u8],
+    mut query: Params,
+) -> Result<Plan, ApiError> {
     let stream = query.take_str("stream");
     let topic_override = query
         .take_str("topic")
@@ -139,36 +188,29 @@ async fn deliver(
         body,
         options: &options,
         filter: &filter,
+        topic: topic_override.as_deref(),
     };
-    let message = match process(integration, &request) {
-        Ok(Outcome::Message(message)) => message,
-        Ok(Outcome::Ignored | Outcome::Filtered { .. }) => return Ok(accepted()),
-        Ok(Outcome::Unsupported { event }) => return Ok(unsupported_event(integration, &event)),
-        Err(Rejection::MissingKey(key)) => return Err(ApiError::missing_argument(&key).into()),
-        Err(Rejection::MissingEventHeader { header }) => {
-            return Err(missing_event_header(state, integration, sender, path, header).await);
-        }
+    match process(integration, &request) {
+        Ok(Outcome::Messages(messages)) => Ok(Plan::Post {
+            stream,
+            messages: messages
+                .iter()
+                .map(|message| Outgoing::new(&message.topic, &message.content))
+                .collect(),
+        }),
+        Ok(Outcome::Ignored | Outcome::Filtered { .. }) => Ok(Plan::Accepted),
+        Ok(Outcome::Unsupported { event }) => Ok(Plan::Unsupported { event }),
+        Err(Rejection::MissingKey(key)) => Err(ApiError::missing_argument(&key)),
+        Err(Rejection::MissingEventHeader { header }) => Ok(Plan::MissingHeader { header }),
         Err(rejection @ (Rejection::MalformedJson | Rejection::EventTypeTooLong)) => {
-            return Err(ApiError::bad_request(rejection.to_string()).into());
+            Err(ApiError::bad_request(rejection.to_string()))
         }
-    };
-    let client = integration.client_name();
-    let topic = topic_override.as_deref().unwrap_or(&message.topic);
-    let message = Outgoing::new(topic, &message.content);
-    let targets = state.store().post_targets();
-    state
-        .store()
-        .write(move |conn| {
-            let stream = stream.as_deref();
-            post(conn, &targets, &sender, stream, &message, &client)
-        })
-        .await?;
-    Ok(accepted())
+    }
 }
 
 /// The success envelope as `success(json!({}), ..)` writes it, without building it
 /// for every accepted webhook.
-const ACCEPTED_JSON: &str = r#"{"msg":"","result":"success"}"#;
+pub(crate) const ACCEPTED_JSON: &str = r#"{"msg":"","result":"success"}"#;
 
 fn accepted() -> Response {
     ([(header::CONTENT_TYPE, "application/json")], ACCEPTED_JSON).into_response()
@@ -176,15 +218,22 @@ fn accepted() -> Response {
 
 /// Zulip's answer to an event the integration does not handle: 200, nothing sent.
 fn unsupported_event(integration: &Integration, event: &str) -> Response {
+    (
+        StatusCode::OK,
+        axum::Json(unsupported_body(integration, event)),
+    )
+        .into_response()
+}
+
+pub(crate) fn unsupported_body(integration: &Integration, event: &str) -> Value {
     let name = integration.view_name;
-    let body = json!({
+    json!({
         "result": "success",
         "msg": format!("The '{event}' event isn't currently supported by the {name} webhook; ignoring"),
         "code": ErrorCode::UnsupportedWebhookEventType.as_str(),
         "webhook_name": name,
         "event_type": event,
-    });
-    (StatusCode::OK, axum::Json(body)).into_response()
+    })
 }
 
 async fn missing_event_header(
@@ -207,10 +256,13 @@ async fn missing_event_header(
     if let Err(error) = notified {
         return error;
     }
+    missing_header_error(header).into()
+}
+
+pub(crate) fn missing_header_error(header: &str) -> ApiError {
     ApiError::bad_request(format!("Missing the HTTP event header '{header}'"))
         .code(ErrorCode::MissingHttpEventHeader)
         .with("header", header)
-        .into()
 }
 
 /// Who hears about a bot's mistakes: its owner. Humans posting with their own key are

@@ -1,0 +1,205 @@
+//! Previewing a webhook request without posting it and without a database: the same
+//! parameter parsing, integration and renderer as `POST /api/v1/external/<name>`
+//! ([`crate::api::webhooks::plan`]), so that a preview and a real send never disagree.
+//! What only the database knows (whether the stream exists, who the owner is) is left
+//! to the real send.
+
+use axum::http::{HeaderMap, StatusCode, header};
+use serde_json::Value;
+use weir_integrations as integrations;
+
+use crate::api::webhooks::{ACCEPTED_JSON, Plan, missing_header_error, plan, unsupported_body};
+use crate::error::ApiError;
+use crate::messages::Outgoing;
+use crate::params::Params;
+
+/// A request to preview.
+#[derive(Debug, Clone, Copy)]
+pub struct DryRunRequest<'a> {
+    /// The last segment of `/api/v1/external/<integration>`.
+    pub integration: &'a str,
+    /// The URL's query string (`api_key` is ignored).
+    pub query: &'a str,
+    pub headers: &'a HeaderMap,
+    pub body: &'a [u8],
+    /// Named in the owner's notice about a missing event header.
+    pub bot_full_name: &'a str,
+}
+
+/// One message the request would produce.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DryRunMessage {
+    /// `None`: a direct message (to the bot's owner).
+    pub stream: Option<String>,
+    pub topic: String,
+    /// Markdown, as stored.
+    pub content: String,
+    /// The HTML the server would store.
+    pub rendered: String,
+}
+
+/// What the endpoint would answer and send.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DryRun {
+    pub status: u16,
+    pub response: Value,
+    /// The bot's messages, in order.
+    pub messages: Vec<DryRunMessage>,
+    /// Notification Bot's direct messages to the bot's owner.
+    pub notices: Vec<DryRunMessage>,
+}
+
+/// Runs `request` through the endpoint's pure part.
+pub fn dry_run(request: &DryRunRequest<'_>) -> DryRun {
+    let Some(integration) = integrations::find(request.integration) else {
+        return refused(&ApiError::not_found());
+    };
+    let mut query = Params::from_query(request.query);
+    let is_form = request
+        .headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|value| value.starts_with("application/x-www-form-urlencoded"));
+    if is_form {
+        query.merge_missing_form(request.body);
+    }
+    let _ = query.take_str("api_key");
+    match plan(integration, request.headers, request.body, query) {
+        Err(error) => refused(&error),
+        Ok(Plan::Post { stream, messages }) => DryRun {
+            status: StatusCode::OK.as_u16(),
+            response: accepted(),
+            messages: messages
+                .into_iter()
+                .map(|message| preview(stream.clone(), message))
+                .collect(),
+            notices: Vec::new(),
+        },
+        Ok(Plan::Accepted) => DryRun {
+            status: StatusCode::OK.as_u16(),
+            response: accepted(),
+            messages: Vec::new(),
+            notices: Vec::new(),
+        },
+        Ok(Plan::Unsupported { event }) => DryRun {
+            status: StatusCode::OK.as_u16(),
+            response: unsupported_body(integration, &event),
+            messages: Vec::new(),
+            notices: Vec::new(),
+        },
+        Ok(Plan::MissingHeader { header }) => {
+            let path = format!("/api/v1/external/{}", integration.name);
+            let text = integration.missing_header_notice(request.bot_full_name, &path, header);
+            let mut answer = refused(&missing_header_error(header));
+            answer.notices.push(preview(None, Outgoing::new("", &text)));
+            answer
+        }
+    }
+}
+
+fn preview(stream: Option<String>, message: Outgoing) -> DryRunMessage {
+    DryRunMessage {
+        stream,
+        topic: message.topic,
+        content: message.content,
+        rendered: message.rendered,
+    }
+}
+
+fn accepted() -> Value {
+    serde_json::from_str(ACCEPTED_JSON).unwrap_or(Value::Null)
+}
+
+fn refused(error: &ApiError) -> DryRun {
+    DryRun {
+        status: error.status.as_u16(),
+        response: error.body(),
+        messages: Vec::new(),
+        notices: Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    fn run(integration: &str, query: &str, headers: &[(&'static str, &str)], body: &str) -> DryRun {
+        let mut map = HeaderMap::new();
+        for (name, value) in headers {
+            map.insert(*name, value.parse().unwrap());
+        }
+        dry_run(&DryRunRequest {
+            integration,
+            query,
+            headers: &map,
+            body: body.as_bytes(),
+            bot_full_name: "Relay",
+        })
+    }
+
+    const HELLO: &str = r#"{"featured_title": "Tea", "featured_url": "https://x.test/tea"}"#;
+
+    #[test]
+    fn hello_world_previews_its_rendered_message() {
+        let preview = run("helloworld", "api_key=x&stream=dev&topic=t", &[], HELLO);
+        assert_eq!(preview.status, 200);
+        assert_eq!(preview.response["result"], "success");
+        assert_eq!(preview.messages.len(), 1);
+        let message = &preview.messages[0];
+        assert_eq!(message.stream.as_deref(), Some("dev"));
+        assert_eq!(message.topic, "t");
+        assert_eq!(
+            message.rendered,
+            crate::render::render_markdown(&message.content)
+        );
+        assert!(
+            message
+                .rendered
+                .contains("<strong><a href=\"https://x.test/tea\">Tea</a></strong>")
+        );
+    }
+
+    #[test]
+    fn refusals_and_notices_match_the_endpoint() {
+        let missing = run("helloworld", "", &[], r#"{"featured_url": "x"}"#);
+        assert_eq!(missing.status, 400);
+        assert_eq!(missing.response["code"], "REQUEST_VARIABLE_MISSING");
+        assert_eq!(run("nope", "", &[], HELLO).status, 404);
+        let (body, _) = bitbucket_fixture("pullrequest_created");
+        let no_header = run("bitbucket2", "", &[], body);
+        assert_eq!(no_header.status, 400);
+        assert_eq!(no_header.response["code"], "MISSING_HTTP_EVENT_HEADER");
+        assert_eq!(no_header.notices.len(), 1);
+        assert!(no_header.notices[0].content.contains("Your bot Relay"));
+        let unsupported = run("bitbucket2", "", &[("X-Event-Key", "repo:nope")], "{}");
+        assert_eq!(unsupported.status, 200);
+        assert_eq!(
+            unsupported.response["code"],
+            "UNSUPPORTED_WEBHOOK_EVENT_TYPE"
+        );
+        assert!(unsupported.messages.is_empty());
+    }
+
+    #[test]
+    fn zulips_event_names_filter_and_pushes_split() {
+        let (body, event) = bitbucket_fixture("push_multiple_changes");
+        let all = run("bitbucket2", "stream=dev", &[("X-Event-Key", event)], body);
+        assert_eq!(all.messages.len(), 2);
+        let only = r#"only_events=["pull_request_*"]"#;
+        let filtered = run("bitbucket2", only, &[("X-Event-Key", event)], body);
+        assert_eq!(filtered.status, 200);
+        assert!(filtered.messages.is_empty());
+    }
+
+    fn bitbucket_fixture(name: &str) -> (&'static str, &'static str) {
+        let fixture = integrations::find("bitbucket2")
+            .unwrap()
+            .fixtures
+            .iter()
+            .find(|fixture| fixture.name == name)
+            .unwrap();
+        (fixture.body, fixture.headers[0].1)
+    }
+}
