@@ -20,10 +20,10 @@ pub const MAX_INTEGRATION_CHARS: usize = 100;
 pub const MAX_STREAM_CHARS: usize = 60;
 /// Longest topic (Zulip's `max_topic_length`).
 pub const MAX_TOPIC_CHARS: usize = 60;
-/// Most patterns in `only_events` or `exclude_events`.
-pub const MAX_EVENTS: usize = 100;
-/// Longest event pattern (the server ignores longer ones).
-pub const MAX_EVENT_CHARS: usize = 256;
+/// Most patterns in `only_events` or `exclude_events` (what Weir's server accepts).
+pub const MAX_EVENTS: usize = weir_integrations::MAX_EVENT_PATTERNS;
+/// Longest event pattern.
+pub const MAX_EVENT_CHARS: usize = weir_integrations::MAX_PATTERN_CHARS;
 /// Most URL options.
 pub const MAX_OPTIONS: usize = 32;
 /// Longest URL option name or value.
