@@ -3,6 +3,9 @@
 
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
+pub use weir_core::organization::{
+    BotSummary, BotType, OrganizationOverview, Role, StreamSummary, UserSummary,
+};
 
 #[derive(Debug, Clone, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
@@ -96,55 +99,6 @@ pub struct AccountIdRequest {
     pub id: i64,
 }
 
-#[derive(Debug, Clone, Serialize, TS)]
-#[serde(rename_all = "camelCase")]
-pub struct UserSummary {
-    #[ts(type = "number")]
-    pub user_id: i64,
-    pub full_name: String,
-    pub email: String,
-    /// `owner`, `administrator`, `moderator`, `member` or `guest`.
-    pub role: String,
-    pub is_bot: bool,
-    pub bot_type: Option<u8>,
-    pub is_active: bool,
-}
-
-#[derive(Debug, Clone, Serialize, TS)]
-#[serde(rename_all = "camelCase")]
-pub struct StreamSummary {
-    #[ts(type = "number")]
-    pub stream_id: i64,
-    pub name: String,
-    pub description: String,
-    pub invite_only: bool,
-    #[ts(type = "number")]
-    pub subscriber_count: i64,
-}
-
-#[derive(Debug, Clone, Serialize, TS)]
-#[serde(rename_all = "camelCase")]
-pub struct OrganizationOverview {
-    pub realm_name: String,
-    pub realm_url: String,
-    pub zulip_version: String,
-    pub feature_level: u32,
-    pub me: UserSummary,
-    pub users: Vec<UserSummary>,
-    pub streams: Vec<StreamSummary>,
-}
-
-#[derive(Debug, Clone, Serialize, TS)]
-#[serde(rename_all = "camelCase")]
-pub struct BotSummary {
-    #[ts(type = "number")]
-    pub user_id: i64,
-    pub full_name: String,
-    pub email: String,
-    pub bot_type: u8,
-    pub is_active: bool,
-}
-
 /// Renders every IPC type as `(file name, TypeScript)`, for the bindings files.
 pub fn typescript_bindings() -> Vec<(String, String)> {
     fn one<T: TS + 'static + ?Sized>(config: &ts_rs::Config) -> (String, String) {
@@ -168,6 +122,8 @@ pub fn typescript_bindings() -> Vec<(String, String)> {
         one::<StreamSummary>(&config),
         one::<OrganizationOverview>(&config),
         one::<BotSummary>(&config),
+        one::<Role>(&config),
+        one::<BotType>(&config),
         one::<crate::error::IpcError>(&config),
         one::<weir_core::Code>(&config),
         command_names(),

@@ -4,8 +4,8 @@ use std::path::Path;
 use std::sync::Arc;
 
 use weir_core::{
-    Account, AccountKey, AccountRecord, AccountStore, Accounts, ClientConfig, KeyringStore,
-    SecretError, SecretStore, TlsOptions, ZulipClient,
+    Account, AccountKey, AccountStore, Accounts, ClientConfig, KeyringStore, SecretError,
+    SecretStore, ZulipClient,
 };
 
 use crate::dto::{AccountSummary, KeyringStatus};
@@ -62,21 +62,11 @@ impl WeirState {
 
     /// The demo account, added again if it was removed.
     pub fn ensure_demo_account(&self) -> AppResult<Account> {
-        if let Some(demo) = self
-            .accounts
-            .list()?
-            .into_iter()
-            .find(|account| account.is_demo)
-        {
-            return Ok(demo);
-        }
-        Ok(self.accounts.store().insert(&AccountRecord {
-            site: DEMO_SITE.into(),
-            email: weir_server::DEMO_OWNER_EMAIL.into(),
-            label: "Lumen Labs (demo)".into(),
-            is_demo: true,
-            tls: TlsOptions::default(),
-        })?)
+        Ok(self.accounts.ensure_demo(
+            DEMO_SITE,
+            weir_server::DEMO_OWNER_EMAIL,
+            "Lumen Labs (demo)",
+        )?)
     }
 
     pub fn active_account(&self) -> AppResult<Account> {

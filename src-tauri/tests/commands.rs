@@ -78,6 +78,15 @@ fn overview_shows_the_demo_organization_and_is_logged() {
             .iter()
             .any(|s| s["name"] == "leadership" && s["inviteOnly"] == true)
     );
+    // The subscriber sets the memberships grid needs, not only their sizes.
+    for stream in streams {
+        let ids = stream["subscribers"].as_array().unwrap();
+        assert_eq!(
+            ids.len() as u64,
+            stream["subscriberCount"].as_u64().unwrap(),
+            "{stream}"
+        );
+    }
     let roles: Vec<&str> = overview["users"]
         .as_array()
         .unwrap()

@@ -7,7 +7,7 @@ use crate::dto::{
     AccountIdRequest, AccountSummary, AddAccountRequest, AppStatus, ImportZuliprcRequest,
     ImportZuliprcResponse, PathRequest,
 };
-use crate::error::{AppError, AppResult};
+use crate::error::AppResult;
 use crate::state::WeirState;
 
 #[tauri::command]
@@ -83,26 +83,11 @@ pub async fn switch_account(
     state.summary_of(&account).await
 }
 
+/// Removes an account (and its keyring entry); the next one becomes active if it was.
 #[tauri::command]
 pub async fn remove_account(
     state: State<'_, WeirState>,
     request: AccountIdRequest,
 ) -> AppResult<()> {
-    let account = state.accounts.get(request.id)?;
-    if account.is_demo {
-        // The demo's key lives in the embedded server, not in the keyring.
-        if !state.accounts.store().delete(account.id)? {
-            return Err(AppError::InvalidInput(format!(
-                "account {} is gone",
-                account.id
-            )));
-        }
-    } else {
-        state.accounts.remove(account.id).await?;
-    }
-    if state.accounts.active()?.is_none() {
-        let next = state.accounts.list()?.first().map(|account| account.id);
-        state.accounts.set_active(next)?;
-    }
-    Ok(())
+    Ok(state.accounts.remove(request.id).await?)
 }

@@ -12,11 +12,12 @@ import type { BotSummary } from './bindings/BotSummary';
 import type { LocalServerStatus } from './bindings/LocalServerStatus';
 import type { OrganizationOverview } from './bindings/OrganizationOverview';
 import type { RequestLogEntry } from './bindings/RequestLogEntry';
+import type { Role } from './bindings/Role';
 import type { StreamSummary } from './bindings/StreamSummary';
 import type { UserSummary } from './bindings/UserSummary';
 import { fakeBackend, type Backend, type ErrorCode, type IpcError } from './ipc';
 
-const PEOPLE: [string, string, string][] = [
+const PEOPLE: [string, string, Role][] = [
   ['Ada Lovelace', 'ada', 'owner'],
   ['Grace Hopper', 'grace', 'owner'],
   ['Alan Turing', 'alan', 'administrator'],
@@ -52,27 +53,50 @@ const BOTS: BotSummary[] = [
     userId: 101,
     fullName: 'Deploy notices',
     email: 'deploy-bot@lumen.test',
-    botType: 2,
+    botType: 'incoming_webhook',
     isActive: true,
   },
-  { userId: 102, fullName: 'GitHub', email: 'github-bot@lumen.test', botType: 2, isActive: true },
+  {
+    userId: 102,
+    fullName: 'GitHub',
+    email: 'github-bot@lumen.test',
+    botType: 'incoming_webhook',
+    isActive: true,
+  },
   {
     userId: 103,
     fullName: 'Standup helper',
     email: 'standup-bot@lumen.test',
-    botType: 1,
+    botType: 'generic',
     isActive: true,
   },
-  { userId: 104, fullName: 'Triage', email: 'triage-bot@lumen.test', botType: 3, isActive: true },
+  {
+    userId: 104,
+    fullName: 'Triage',
+    email: 'triage-bot@lumen.test',
+    botType: 'outgoing_webhook',
+    isActive: true,
+  },
   {
     userId: 105,
     fullName: 'Old alerts',
     email: 'alerts-bot@lumen.test',
-    botType: 2,
+    botType: 'incoming_webhook',
     isActive: false,
   },
-  { userId: 106, fullName: 'Welcome', email: 'welcome-bot@lumen.test', botType: 4, isActive: true },
+  {
+    userId: 106,
+    fullName: 'Welcome',
+    email: 'welcome-bot@lumen.test',
+    botType: 'embedded',
+    isActive: true,
+  },
 ];
+
+/** The ids of the first `count` people: a plausible subscriber set. */
+function firstUsers(count: number): number[] {
+  return Array.from({ length: count }, (_, index) => index + 1);
+}
 
 const STREAMS: StreamSummary[] = [
   {
@@ -81,6 +105,7 @@ const STREAMS: StreamSummary[] = [
     description: 'Everyone at Lumen Labs.',
     inviteOnly: false,
     subscriberCount: 28,
+    subscribers: firstUsers(28),
   },
   {
     streamId: 2,
@@ -88,6 +113,7 @@ const STREAMS: StreamSummary[] = [
     description: 'Company news. Owners and admins post here.',
     inviteOnly: false,
     subscriberCount: 28,
+    subscribers: firstUsers(28),
   },
   {
     streamId: 3,
@@ -95,6 +121,7 @@ const STREAMS: StreamSummary[] = [
     description: 'Building the lamp firmware and the cloud behind it.',
     inviteOnly: false,
     subscriberCount: 14,
+    subscribers: firstUsers(14),
   },
   {
     streamId: 4,
@@ -102,6 +129,7 @@ const STREAMS: StreamSummary[] = [
     description: 'Industrial and interface design reviews.',
     inviteOnly: false,
     subscriberCount: 9,
+    subscribers: firstUsers(9),
   },
   {
     streamId: 5,
@@ -109,6 +137,7 @@ const STREAMS: StreamSummary[] = [
     description: 'Planning and hiring, for the leadership team.',
     inviteOnly: true,
     subscriberCount: 5,
+    subscribers: firstUsers(5),
   },
   {
     streamId: 6,
@@ -116,6 +145,7 @@ const STREAMS: StreamSummary[] = [
     description: 'Customer questions that need an engineer.',
     inviteOnly: false,
     subscriberCount: 11,
+    subscribers: firstUsers(11),
   },
   {
     streamId: 7,
@@ -123,6 +153,7 @@ const STREAMS: StreamSummary[] = [
     description: 'Automatic notices from the deploy pipeline.',
     inviteOnly: false,
     subscriberCount: 12,
+    subscribers: firstUsers(12),
   },
   {
     streamId: 8,
@@ -130,8 +161,16 @@ const STREAMS: StreamSummary[] = [
     description: 'Vulnerability reports and incident response.',
     inviteOnly: true,
     subscriberCount: 4,
+    subscribers: firstUsers(4),
   },
-  { streamId: 9, name: 'random', description: '', inviteOnly: false, subscriberCount: 21 },
+  {
+    streamId: 9,
+    name: 'random',
+    description: '',
+    inviteOnly: false,
+    subscriberCount: 21,
+    subscribers: firstUsers(21),
+  },
 ];
 
 function users(): UserSummary[] {
@@ -148,7 +187,7 @@ function users(): UserSummary[] {
     userId: bot.userId,
     fullName: bot.fullName,
     email: bot.email,
-    role: 'member',
+    role: 'member' as const,
     isBot: true,
     botType: bot.botType,
     isActive: bot.isActive,

@@ -1,51 +1,42 @@
 /** Names and formats shared by pages. */
+import type { BotType } from './bindings/BotType';
+import type { Role } from './bindings/Role';
 
-export const ROLES = ['owner', 'administrator', 'moderator', 'member', 'guest'] as const;
-export type Role = (typeof ROLES)[number];
+export type { BotType, Role };
 
-const ROLE_LABELS: Record<Role, string> = {
-  owner: 'Owner',
-  administrator: 'Administrator',
-  moderator: 'Moderator',
-  member: 'Member',
-  guest: 'Guest',
+/** Singular and plural of each role; the type makes the table complete. */
+const ROLE_NAMES: Record<Role, { one: string; many: string }> = {
+  owner: { one: 'Owner', many: 'Owners' },
+  administrator: { one: 'Administrator', many: 'Administrators' },
+  moderator: { one: 'Moderator', many: 'Moderators' },
+  member: { one: 'Member', many: 'Members' },
+  guest: { one: 'Guest', many: 'Guests' },
 };
 
-const ROLE_PLURALS: Record<Role, string> = {
-  owner: 'Owners',
-  administrator: 'Administrators',
-  moderator: 'Moderators',
-  member: 'Members',
-  guest: 'Guests',
-};
+/** Every role, most powerful first. */
+export const ROLES = Object.keys(ROLE_NAMES) as Role[];
 
-function isRole(role: string): role is Role {
-  return (ROLES as readonly string[]).includes(role);
-}
-
-export function roleLabel(role: string): string {
-  return isRole(role) ? ROLE_LABELS[role] : role;
+export function roleLabel(role: Role): string {
+  return ROLE_NAMES[role].one;
 }
 
 export function rolePlural(role: Role): string {
-  return ROLE_PLURALS[role];
+  return ROLE_NAMES[role].many;
 }
 
-/** Zulip's bot types: 1 generic, 2 incoming webhook, 3 outgoing webhook, 4 embedded. */
-export function botTypeName(botType: number | null): string {
+/** Zulip's bot types by name; `null` for a user record that names no type. */
+export function botTypeName(botType: BotType | null): string {
   switch (botType) {
-    case 1:
+    case 'generic':
       return 'Generic';
-    case 2:
+    case 'incoming_webhook':
       return 'Incoming webhook';
-    case 3:
+    case 'outgoing_webhook':
       return 'Outgoing webhook';
-    case 4:
+    case 'embedded':
       return 'Embedded';
     case null:
       return 'Bot';
-    default:
-      return `Type ${botType}`;
   }
 }
 

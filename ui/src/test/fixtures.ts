@@ -4,6 +4,7 @@ import type { BotSummary } from '../lib/bindings/BotSummary';
 import type { LocalServerStatus } from '../lib/bindings/LocalServerStatus';
 import type { OrganizationOverview } from '../lib/bindings/OrganizationOverview';
 import type { RequestLogEntry } from '../lib/bindings/RequestLogEntry';
+import type { Role } from '../lib/bindings/Role';
 import type { UserSummary } from '../lib/bindings/UserSummary';
 import type { ErrorCode, IpcError } from '../lib/ipc';
 
@@ -50,7 +51,12 @@ export function appStatus(overrides: Partial<AppStatus> = {}): AppStatus {
   };
 }
 
-function user(userId: number, fullName: string, role: string, extra: Partial<UserSummary> = {}) {
+function user(
+  userId: number,
+  fullName: string,
+  role: Role,
+  extra: Partial<UserSummary> = {},
+): UserSummary {
   return {
     userId,
     fullName,
@@ -80,7 +86,7 @@ export function overview(overrides: Partial<OrganizationOverview> = {}): Organiz
       user(5, 'Dennis Ritchie', 'member'),
       user(6, 'Guido van Rossum', 'guest'),
       user(7, 'Tim Berners-Lee', 'member', { isActive: false }),
-      user(101, 'Deploy notices', 'member', { isBot: true, botType: 2 }),
+      user(101, 'Deploy notices', 'member', { isBot: true, botType: 'incoming_webhook' }),
     ],
     streams: [
       {
@@ -89,6 +95,7 @@ export function overview(overrides: Partial<OrganizationOverview> = {}): Organiz
         description: 'Planning',
         inviteOnly: true,
         subscriberCount: 3,
+        subscribers: [1, 2, 3],
       },
       {
         streamId: 1,
@@ -96,6 +103,7 @@ export function overview(overrides: Partial<OrganizationOverview> = {}): Organiz
         description: 'Everyone',
         inviteOnly: false,
         subscriberCount: 7,
+        subscribers: [1, 2, 3, 4, 5, 6, 101],
       },
     ],
     ...overrides,
@@ -107,12 +115,30 @@ export const bots: BotSummary[] = [
     userId: 101,
     fullName: 'Deploy notices',
     email: 'deploy-bot@lumen.test',
-    botType: 2,
+    botType: 'incoming_webhook',
     isActive: true,
   },
-  { userId: 102, fullName: 'Helper', email: 'helper-bot@lumen.test', botType: 1, isActive: true },
-  { userId: 103, fullName: 'Triage', email: 'triage-bot@lumen.test', botType: 3, isActive: false },
-  { userId: 104, fullName: 'Welcome', email: 'welcome-bot@lumen.test', botType: 4, isActive: true },
+  {
+    userId: 102,
+    fullName: 'Helper',
+    email: 'helper-bot@lumen.test',
+    botType: 'generic',
+    isActive: true,
+  },
+  {
+    userId: 103,
+    fullName: 'Triage',
+    email: 'triage-bot@lumen.test',
+    botType: 'outgoing_webhook',
+    isActive: false,
+  },
+  {
+    userId: 104,
+    fullName: 'Welcome',
+    email: 'welcome-bot@lumen.test',
+    botType: 'embedded',
+    isActive: true,
+  },
 ];
 
 /** What a command rejects with; fakes throw it. */

@@ -9,6 +9,7 @@
 //! - [`memberships`]: the people × streams grid: rules, planner, applier, journal, CSV.
 //! - [`bots`]: the account's bots, their keys (keyring only) and the webhook workbench.
 //! - [`webhook_url`]: incoming-webhook URLs, built and masked.
+//! - [`organization`]: the overview (people, channels with subscribers) and own bots.
 //! - [`error::CoreError`]: the crate's error, with a stable [`error::Code`].
 
 pub mod accounts;
@@ -16,6 +17,7 @@ pub mod bots;
 pub mod client;
 pub mod error;
 pub mod memberships;
+pub mod organization;
 pub mod secret;
 pub mod secrets;
 pub mod site;

@@ -2,4 +2,15 @@
 import type { StreamSummary } from "./StreamSummary";
 import type { UserSummary } from "./UserSummary";
 
-export type OrganizationOverview = { realmName: string, realmUrl: string, zulipVersion: string, featureLevel: number, me: UserSummary, users: Array<UserSummary>, streams: Array<StreamSummary>, };
+/**
+ * Everything the Memberships page shows.
+ */
+export type OrganizationOverview = { realmName: string, realmUrl: string, zulipVersion: string, featureLevel: number, me: UserSummary, 
+/**
+ * Active and deactivated users, by name.
+ */
+users: Array<UserSummary>, 
+/**
+ * Every channel the caller can see, by name.
+ */
+streams: Array<StreamSummary>, };

@@ -76,10 +76,6 @@ impl Accounts {
         }
     }
 
-    pub fn store(&self) -> &AccountStore {
-        &self.store
-    }
-
     /// Adds an account after checking its credentials with `GET /users/me`.
     ///
     /// Order: validate input → refuse duplicates → check the credentials against the
@@ -180,15 +176,40 @@ impl Accounts {
     }
 
     /// Removes an account: its keyring entry first (if the keyring cannot be reached,
-    /// nothing is removed), then its row and cached client.
+    /// nothing is removed), then its row and cached client. A demo account has no keyring
+    /// entry (its key lives in the embedded server). When the active account goes, the
+    /// oldest remaining one becomes active.
     pub async fn remove(&self, id: i64) -> Result<(), CoreError> {
         let account = self.get(id)?;
-        let target = AccountKey::new(account.site.clone(), account.email.clone());
-        self.with_secrets(move |secrets| secrets.delete(&target))
-            .await?;
-        self.store.delete(id)?;
+        if !account.is_demo {
+            let target = AccountKey::new(account.site.clone(), account.email.clone());
+            self.with_secrets(move |secrets| secrets.delete(&target))
+                .await?;
+        }
+        if !self.store.delete(id)? {
+            return Err(CoreError::AccountNotFound(id));
+        }
         self.lock_clients().remove(&id);
+        if self.store.active_id()?.is_none() {
+            let next = self.store.list()?.first().map(|account| account.id);
+            self.store.set_active(next)?;
+        }
         Ok(())
+    }
+
+    /// The account on Weir's embedded demo server, added (without a key: the server holds
+    /// it) when there is none.
+    pub fn ensure_demo(&self, site: &str, email: &str, label: &str) -> Result<Account, CoreError> {
+        if let Some(demo) = self.list()?.into_iter().find(|account| account.is_demo) {
+            return Ok(demo);
+        }
+        self.store.insert(&AccountRecord {
+            site: site.to_owned(),
+            email: email.to_owned(),
+            label: label.to_owned(),
+            is_demo: true,
+            tls: TlsOptions::default(),
+        })
     }
 
     /// The client of an account, built on first use (key read from the keyring) and then
@@ -274,17 +295,52 @@ mod tests {
         assert_eq!(host_of("http://localhost:9991"), "localhost:9991");
     }
 
-    #[tokio::test]
-    async fn a_malformed_site_is_invalid_site_not_a_network_error() {
+    fn accounts_with(
+        secrets: crate::secrets::MemoryStore,
+    ) -> (Accounts, Arc<crate::secrets::MemoryStore>) {
         let store = match AccountStore::open_in_memory() {
             Ok(store) => store,
             Err(error) => panic!("in-memory store: {error}"),
         };
-        let accounts = Accounts::new(
-            store,
-            Arc::new(crate::secrets::MemoryStore::new()),
-            ClientConfig::default(),
+        let secrets = Arc::new(secrets);
+        (
+            Accounts::new(store, secrets.clone(), ClientConfig::default()),
+            secrets,
+        )
+    }
+
+    #[tokio::test]
+    async fn the_demo_is_added_once_and_removed_without_the_keyring() -> Result<(), CoreError> {
+        // An unavailable keyring: the demo must not need it, to be added or removed.
+        let (accounts, _) = accounts_with(crate::secrets::MemoryStore::unavailable());
+        let demo = accounts.ensure_demo("weir-demo", "owner@demo.test", "Demo")?;
+        assert!(demo.is_demo);
+        assert_eq!(accounts.ensure_demo("other", "x@y.z", "Other")?, demo);
+        let other = accounts.store.insert(&AccountRecord {
+            site: "https://chat.example.com".into(),
+            email: "iago@example.com".into(),
+            label: "Example".into(),
+            is_demo: false,
+            tls: TlsOptions::default(),
+        })?;
+        accounts.set_active(Some(demo.id))?;
+        accounts.remove(demo.id).await?;
+        assert_eq!(accounts.list()?, vec![other.clone()]);
+        assert_eq!(
+            accounts.active()?,
+            Some(other),
+            "the next account becomes active"
         );
+        assert!(matches!(
+            accounts.remove(demo.id).await,
+            Err(CoreError::AccountNotFound(_))
+        ));
+        Ok(())
+    }
+
+    #[tokio::test]
+    async fn a_malformed_site_is_invalid_site_not_a_network_error() {
+        let (accounts, _) = accounts_with(crate::secrets::MemoryStore::new());
         for site in ["https:/chat.example.com", "https://chat example.com"] {
             let new = NewAccount::new(site, "iago@example.com", Secret::new("k".repeat(32)));
             let error = accounts.add_account(new).await.err();

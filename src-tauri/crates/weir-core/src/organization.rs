@@ -1,0 +1,354 @@
+//! The organization as Weir shows it: people, channels with their subscribers, and the
+//! caller's bots, assembled from a few Zulip calls. The types are what the UI receives
+//! (camelCase, generated into TypeScript by the app).
+
+use std::collections::BTreeSet;
+
+use serde::Serialize;
+use ts_rs::TS;
+use zulip_api::{RegisterResponse, ServerSettings, Subscription, User};
+
+use crate::client::ZulipClient;
+use crate::error::CoreError;
+
+/// A user's role, by name (Zulip sends numbers: 100 for owners up to 600 for guests).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    Owner,
+    Administrator,
+    Moderator,
+    Member,
+    Guest,
+}
+
+impl From<zulip_api::Role> for Role {
+    fn from(role: zulip_api::Role) -> Self {
+        match role {
+            zulip_api::Role::Owner => Self::Owner,
+            zulip_api::Role::Administrator => Self::Administrator,
+            zulip_api::Role::Moderator => Self::Moderator,
+            zulip_api::Role::Member => Self::Member,
+            zulip_api::Role::Guest => Self::Guest,
+        }
+    }
+}
+
+/// A bot's type, by name (Zulip sends 1 to 4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum BotType {
+    Generic,
+    IncomingWebhook,
+    OutgoingWebhook,
+    Embedded,
+}
+
+impl From<zulip_api::BotType> for BotType {
+    fn from(kind: zulip_api::BotType) -> Self {
+        match kind {
+            zulip_api::BotType::Generic => Self::Generic,
+            zulip_api::BotType::IncomingWebhook => Self::IncomingWebhook,
+            zulip_api::BotType::OutgoingWebhook => Self::OutgoingWebhook,
+            zulip_api::BotType::Embedded => Self::Embedded,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct UserSummary {
+    #[ts(type = "number")]
+    pub user_id: i64,
+    pub full_name: String,
+    pub email: String,
+    pub role: Role,
+    pub is_bot: bool,
+    pub bot_type: Option<BotType>,
+    pub is_active: bool,
+}
+
+impl From<&User> for UserSummary {
+    fn from(user: &User) -> Self {
+        Self {
+            user_id: user.user_id,
+            full_name: user.full_name.clone(),
+            email: user.email.clone(),
+            role: user.role.into(),
+            is_bot: user.is_bot,
+            bot_type: user.bot_type.map(BotType::from),
+            is_active: user.is_active,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct StreamSummary {
+    #[ts(type = "number")]
+    pub stream_id: i64,
+    pub name: String,
+    pub description: String,
+    pub invite_only: bool,
+    /// The size of `subscribers`, or the server's count when it sent no list.
+    #[ts(type = "number")]
+    pub subscriber_count: i64,
+    /// The subscribers' user ids, ascending; `None` (`null`) when the server did not send
+    /// them (channels the caller cannot see into).
+    #[ts(type = "Array<number> | null")]
+    pub subscribers: Option<BTreeSet<i64>>,
+}
+
+impl From<&Subscription> for StreamSummary {
+    fn from(stream: &Subscription) -> Self {
+        let subscribers: Option<BTreeSet<i64>> = stream
+            .subscribers
+            .as_ref()
+            .map(|ids| ids.iter().copied().collect());
+        Self {
+            stream_id: stream.stream_id,
+            name: stream.name.clone(),
+            description: stream.description.clone(),
+            invite_only: stream.invite_only,
+            subscriber_count: subscribers.as_ref().map_or(stream.subscriber_count, |ids| {
+                i64::try_from(ids.len()).unwrap_or(i64::MAX)
+            }),
+            subscribers,
+        }
+    }
+}
+
+/// Everything the Memberships page shows.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct OrganizationOverview {
+    pub realm_name: String,
+    pub realm_url: String,
+    pub zulip_version: String,
+    pub feature_level: u32,
+    pub me: UserSummary,
+    /// Active and deactivated users, by name.
+    pub users: Vec<UserSummary>,
+    /// Every channel the caller can see, by name.
+    pub streams: Vec<StreamSummary>,
+}
+
+/// One of the caller's bots. Keys never leave weir-core this way.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct BotSummary {
+    #[ts(type = "number")]
+    pub user_id: i64,
+    pub full_name: String,
+    pub email: String,
+    pub bot_type: BotType,
+    pub is_active: bool,
+}
+
+/// The overview in three concurrent requests (`server_settings`, cached per client; one
+/// `register` snapshot with subscribers; `users/me`), however large the organization.
+pub async fn overview(client: &ZulipClient) -> Result<OrganizationOverview, CoreError> {
+    let (settings, snapshot, me) = tokio::join!(
+        client.server_settings(),
+        client.register_snapshot(),
+        client.get_own_user()
+    );
+    let (settings, snapshot, me) = (settings?, snapshot?, me?);
+    Ok(assemble_overview(&settings, &snapshot, &me))
+}
+
+/// The caller's own bots. Read from the user list, whose fields real Zulip servers send
+/// (`GET /bots` has no ids or types there).
+pub async fn own_bots(client: &ZulipClient) -> Result<Vec<BotSummary>, CoreError> {
+    let me = client.get_own_user().await?;
+    let users = client.get_users().await?;
+    Ok(bots_owned_by(me.user_id, &users))
+}
+
+/// [`overview`] without the requests.
+pub fn assemble_overview(
+    settings: &ServerSettings,
+    snapshot: &RegisterResponse,
+    me: &User,
+) -> OrganizationOverview {
+    let mut users: Vec<UserSummary> = snapshot
+        .realm_users
+        .iter()
+        .chain(&snapshot.realm_non_active_users)
+        .map(UserSummary::from)
+        .collect();
+    users.sort_by_key(|user| user.full_name.to_lowercase());
+    let mut streams: Vec<StreamSummary> = snapshot
+        .subscriptions
+        .iter()
+        .chain(&snapshot.unsubscribed)
+        .chain(&snapshot.never_subscribed)
+        .map(StreamSummary::from)
+        .collect();
+    streams.sort_by_key(|stream| stream.name.to_lowercase());
+    OrganizationOverview {
+        realm_name: settings.realm_name.clone().unwrap_or_default(),
+        realm_url: settings.realm_url().unwrap_or_default().to_owned(),
+        zulip_version: settings.zulip_version.clone(),
+        feature_level: settings.zulip_feature_level,
+        me: UserSummary::from(me),
+        users,
+        streams,
+    }
+}
+
+/// The bots among `users` that `owner_id` owns, in the list's order.
+pub fn bots_owned_by(owner_id: i64, users: &[User]) -> Vec<BotSummary> {
+    users
+        .iter()
+        .filter(|user| user.bot_owner_id == Some(owner_id))
+        .filter_map(|user| {
+            user.bot_type.map(|kind| BotSummary {
+                user_id: user.user_id,
+                full_name: user.full_name.clone(),
+                email: user.email.clone(),
+                bot_type: kind.into(),
+                is_active: user.is_active,
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn user(user_id: i64, full_name: &str, role: zulip_api::Role) -> User {
+        User {
+            user_id,
+            email: format!("u{user_id}@example.com"),
+            full_name: full_name.into(),
+            role,
+            is_admin: role.is_org_admin(),
+            is_owner: role == zulip_api::Role::Owner,
+            is_guest: role == zulip_api::Role::Guest,
+            is_bot: false,
+            bot_type: None,
+            bot_owner_id: None,
+            is_active: true,
+            avatar_url: None,
+            date_joined: String::new(),
+            timezone: String::new(),
+            delivery_email: None,
+        }
+    }
+
+    fn bot(user_id: i64, owner: i64, kind: zulip_api::BotType) -> User {
+        User {
+            is_bot: true,
+            bot_type: Some(kind),
+            bot_owner_id: Some(owner),
+            ..user(user_id, "bot", zulip_api::Role::Member)
+        }
+    }
+
+    fn stream(stream_id: i64, name: &str, subscribers: Option<Vec<i64>>) -> Subscription {
+        Subscription {
+            stream_id,
+            name: name.into(),
+            description: String::new(),
+            invite_only: false,
+            is_web_public: false,
+            date_created: 0,
+            subscriber_count: 7,
+            subscribers,
+        }
+    }
+
+    fn settings() -> ServerSettings {
+        ServerSettings {
+            zulip_feature_level: 362,
+            zulip_version: "10.2".into(),
+            zulip_merge_base: None,
+            push_notifications_enabled: false,
+            authentication_methods: serde_json::Map::new(),
+            realm_name: Some("Acme".into()),
+            realm_url: None,
+            realm_uri: Some("https://acme.example.com".into()),
+        }
+    }
+
+    #[test]
+    fn overview_keeps_subscriber_sets_and_sorts_by_name() {
+        let snapshot = RegisterResponse {
+            queue_id: None,
+            last_event_id: -1,
+            zulip_feature_level: 362,
+            zulip_version: "10.2".into(),
+            realm_users: vec![
+                user(2, "bob", zulip_api::Role::Guest),
+                user(1, "Alice", zulip_api::Role::Owner),
+            ],
+            realm_non_active_users: vec![user(3, "Carol", zulip_api::Role::Member)],
+            cross_realm_bots: Vec::new(),
+            subscriptions: vec![stream(10, "zeta", Some(vec![2, 1, 2]))],
+            unsubscribed: vec![stream(11, "Alpha", Some(Vec::new()))],
+            never_subscribed: vec![stream(12, "hidden", None)],
+        };
+        let me = user(1, "Alice", zulip_api::Role::Owner);
+        let overview = assemble_overview(&settings(), &snapshot, &me);
+        assert_eq!(overview.realm_url, "https://acme.example.com");
+        assert_eq!(overview.me.role, Role::Owner);
+        let names: Vec<&str> = overview
+            .users
+            .iter()
+            .map(|u| u.full_name.as_str())
+            .collect();
+        assert_eq!(names, ["Alice", "bob", "Carol"]);
+        let streams: Vec<(&str, i64, Option<Vec<i64>>)> = overview
+            .streams
+            .iter()
+            .map(|s| {
+                let ids = s
+                    .subscribers
+                    .as_ref()
+                    .map(|ids| ids.iter().copied().collect());
+                (s.name.as_str(), s.subscriber_count, ids)
+            })
+            .collect();
+        assert_eq!(
+            streams,
+            [
+                ("Alpha", 0, Some(vec![])),
+                ("hidden", 7, None),
+                ("zeta", 2, Some(vec![1, 2])),
+            ]
+        );
+    }
+
+    #[test]
+    fn only_the_callers_bots_with_a_type_are_listed() {
+        let users = vec![
+            user(1, "me", zulip_api::Role::Member),
+            bot(10, 1, zulip_api::BotType::IncomingWebhook),
+            bot(11, 2, zulip_api::BotType::Generic),
+            User {
+                bot_type: None,
+                ..bot(12, 1, zulip_api::BotType::Generic)
+            },
+        ];
+        let bots = bots_owned_by(1, &users);
+        assert_eq!(bots.len(), 1);
+        assert_eq!(
+            (bots[0].user_id, bots[0].bot_type),
+            (10, BotType::IncomingWebhook)
+        );
+    }
+
+    #[test]
+    fn roles_and_bot_types_cross_as_snake_case_names() {
+        let json = serde_json::to_value((
+            Role::from(zulip_api::Role::Guest),
+            BotType::from(zulip_api::BotType::OutgoingWebhook),
+        ));
+        assert_eq!(
+            json.ok(),
+            Some(serde_json::json!(["guest", "outgoing_webhook"]))
+        );
+    }
+}
