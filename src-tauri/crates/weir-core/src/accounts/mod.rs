@@ -76,6 +76,12 @@ impl Accounts {
         }
     }
 
+    /// The account database, for weir-core's other services (the app goes through
+    /// `Accounts`, so that the demo and keyring rules hold).
+    pub(crate) fn store(&self) -> &AccountStore {
+        &self.store
+    }
+
     /// Adds an account after checking its credentials with `GET /users/me`.
     ///
     /// Order: validate input → refuse duplicates → check the credentials against the
