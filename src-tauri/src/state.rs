@@ -4,7 +4,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use weir_core::{
-    Account, AccountKey, AccountStore, Accounts, ClientConfig, KeyringStore, SecretError,
+    Account, AccountStore, Accounts, ClientConfig, KeyringEntry, KeyringStore, SecretError,
     SecretStore, ZulipClient,
 };
 
@@ -120,7 +120,7 @@ fn summary(account: &Account, active: Option<i64>, local_url: Option<&str>) -> A
 /// Asks the keyring for a key that does not exist: any answer but "unavailable" means
 /// it works. Weir never falls back to files, so the UI must say how to fix it.
 fn probe_keyring(secrets: &dyn SecretStore) -> KeyringStatus {
-    match secrets.get(&AccountKey::new("weir-probe", "probe@weir.invalid")) {
+    match secrets.get(&KeyringEntry::new("weir-probe", "probe@weir.invalid")) {
         Err(SecretError::Unavailable { detail, hint }) => KeyringStatus {
             available: false,
             message: Some(format!(

@@ -37,6 +37,8 @@ class E2EEnv:
     full_name: str
     realm: str
     bot_count: int
+    # Where the app keeps API keys: `weir-dev` for debug builds, `weir` for release ones.
+    keyring_service: str
     timeout: float
 
 
@@ -67,6 +69,7 @@ def e2e() -> E2EEnv:
         full_name=_required("WEIR_E2E_FULL_NAME"),
         realm=_required("WEIR_E2E_REALM"),
         bot_count=int(_required("WEIR_E2E_BOT_COUNT")),
+        keyring_service=_required("WEIR_E2E_KEYRING_SERVICE"),
         timeout=float(os.environ.get("WEIR_E2E_TIMEOUT", "30")),
     )
 

@@ -24,7 +24,6 @@ from conftest import E2EEnv
 
 DEMO_REALM = "Lumen Labs"
 DEMO_LABEL = "Lumen Labs (demo)"
-KEYRING_SERVICE = "weir"
 # The Tauri identifier: the app keeps its files in `<XDG home>/dev.weir.desktop`.
 APP_IDENTIFIER = "dev.weir.desktop"
 
@@ -265,7 +264,7 @@ class TestWeir:
     def test_the_key_is_in_the_secret_service(self, e2e: E2EEnv):
         connection = secretstorage.dbus_init()
         try:
-            items = list(secretstorage.search_items(connection, {"service": KEYRING_SERVICE}))
+            items = list(secretstorage.search_items(connection, {"service": e2e.keyring_service}))
             found = []
             for item in items:
                 if item.is_locked():
@@ -276,7 +275,7 @@ class TestWeir:
         user = f"{e2e.email}@{e2e.site}"
         mine = [secret for attributes, secret in found if attributes.get("username") == user]
         assert mine, (
-            f"no Secret Service item with service={KEYRING_SERVICE!r} and username={user!r}; "
+            f"no Secret Service item with service={e2e.keyring_service!r} and username={user!r}; "
             f"items with that service: {[attributes for attributes, _ in found]}"
         )
         assert mine == [e2e.key.encode()], "the keyring item does not hold the zuliprc's key"

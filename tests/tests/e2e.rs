@@ -3,7 +3,8 @@
 //! This test prepares everything and hands the browser work to the pytest + selenium
 //! script in `tests/e2e/` (see `test_app.py` for the story it tells):
 //!
-//! * builds the app once (`cargo build -p weir --bin weir`; `WEIR_APP_BIN` wins when set),
+//! * builds the app once (`cargo build -p weir --bin weir`; `WEIR_APP_BIN` wins when set,
+//!   with `WEIR_APP_KEYRING_SERVICE=weir` if it is a release build),
 //!   which embeds `ui/dist` (built by the test command before cargo runs);
 //! * starts a `weir-server` with the standard organization (the "real" organization of
 //!   the second account) and writes a zuliprc for one of its members;
@@ -97,6 +98,7 @@ fn the_real_app_shows_the_demo_and_imports_a_zuliprc_into_the_keyring() {
             ("WEIR_E2E_FULL_NAME", MEMBER.full_name.to_string()),
             ("WEIR_E2E_REALM", REALM_NAME.to_string()),
             ("WEIR_E2E_BOT_COUNT", MEMBER_BOTS.to_string()),
+            ("WEIR_E2E_KEYRING_SERVICE", keyring_service()),
         ],
         scratch.path(),
     );
@@ -231,6 +233,15 @@ fn find_in_path(name: &str) -> Option<PathBuf> {
     std::env::split_paths(&path)
         .map(|dir| dir.join(name))
         .find(|candidate| candidate.is_file())
+}
+
+/// The keyring service the app under test stores keys under: `weir-dev` for the debug
+/// build made here; `WEIR_APP_KEYRING_SERVICE` (`weir` for a release `WEIR_APP_BIN`) wins.
+fn keyring_service() -> String {
+    std::env::var("WEIR_APP_KEYRING_SERVICE")
+        .ok()
+        .filter(|service| !service.is_empty())
+        .unwrap_or_else(|| "weir-dev".to_owned())
 }
 
 /// The app under test: `WEIR_APP_BIN`, or a fresh `cargo build -p weir --bin weir`.

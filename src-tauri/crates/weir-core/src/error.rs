@@ -4,7 +4,7 @@ use serde::Serialize;
 use ts_rs::TS;
 
 use crate::client::ClientError;
-use crate::secrets::SecretError;
+use crate::keyring::SecretError;
 use crate::site::InvalidSite;
 use crate::webhook_url::WebhookUrlError;
 use crate::zuliprc::ZuliprcError;

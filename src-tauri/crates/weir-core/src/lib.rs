@@ -2,7 +2,8 @@
 //! secrets (the system keyring), zuliprc files and the Zulip client (reqwest).
 //!
 //! - [`secret::Secret`]: an API key that does not print and does not serialize.
-//! - [`secrets`]: [`SecretStore`] with [`KeyringStore`] and [`MemoryStore`].
+//! - [`keyring`]: [`SecretStore`] with [`KeyringStore`] and [`MemoryStore`]; a
+//!   [`KeyringEntry`] names one key.
 //! - [`zuliprc`]: parsing the file Zulip offers for download.
 //! - [`client::ZulipClient`]: typed calls, auth, retries, rate limits, feature levels.
 //! - [`accounts`]: [`AccountStore`] and the [`Accounts`] service.
@@ -16,10 +17,10 @@ pub mod accounts;
 pub mod bots;
 pub mod client;
 pub mod error;
+pub mod keyring;
 pub mod memberships;
 pub mod organization;
 pub mod secret;
-pub mod secrets;
 pub mod site;
 mod sqlite;
 pub mod webhook_url;
@@ -34,6 +35,7 @@ pub use client::{
 };
 pub use error::{Code, CoreError};
 pub use secret::Secret;
-pub use secrets::{AccountKey, KeyringStore, MemoryStore, SecretError, SecretStore};
+// `crate::`: a bare `keyring` would also name the keyring crate.
+pub use crate::keyring::{KeyringEntry, KeyringStore, MemoryStore, SecretError, SecretStore};
 pub use site::{InvalidSite, normalize_site};
 pub use zuliprc::{Zuliprc, ZuliprcError};

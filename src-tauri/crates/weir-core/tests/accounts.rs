@@ -13,7 +13,7 @@ use axum::http::Method;
 use serde_json::json;
 use support::{EMAIL, KEY, Reply, Stub, fast_config, user_json};
 use weir_core::{
-    AccountKey, AccountStore, Accounts, Code, MemoryStore, NewAccount, Secret, SecretStore,
+    AccountStore, Accounts, Code, KeyringEntry, MemoryStore, NewAccount, Secret, SecretStore,
     delete_zuliprc,
 };
 
@@ -65,7 +65,7 @@ async fn adding_an_account_checks_credentials_then_stores_key_and_row() {
     );
     let stored = f
         .secrets
-        .get(&AccountKey::new(&stub.url, EMAIL))
+        .get(&KeyringEntry::new(&stub.url, EMAIL))
         .unwrap()
         .unwrap();
     assert_eq!(stored.expose(), KEY);
@@ -237,7 +237,7 @@ async fn client_for_reads_the_key_from_the_store_after_a_restart() {
 
     // The key removed behind Weir's back: a typed error, not a panic.
     f.secrets
-        .delete(&AccountKey::new(&stub.url, EMAIL))
+        .delete(&KeyringEntry::new(&stub.url, EMAIL))
         .unwrap();
     let fresh = Accounts::new(
         AccountStore::open(&f.db).unwrap(),

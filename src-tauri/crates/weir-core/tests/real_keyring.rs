@@ -14,7 +14,8 @@
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use weir_core::{AccountKey, KeyringStore, Secret, SecretError, SecretStore};
+use weir_core::keyring::{DEBUG_SERVICE, RELEASE_SERVICE};
+use weir_core::{KeyringEntry, KeyringStore, Secret, SecretError, SecretStore};
 
 fn unique() -> String {
     let nanos = SystemTime::now()
@@ -43,7 +44,7 @@ fn no_keyring(operation: &str, error: SecretError) -> ! {
 fn keyring_store_writes_reads_and_deletes_a_secret() {
     let service = format!("weir-test-{}", unique());
     let store = KeyringStore::with_service(&service);
-    let account = AccountKey::new(
+    let account = KeyringEntry::new(
         "https://weir.invalid",
         format!("keyring-{}@example.com", unique()),
     );
@@ -88,6 +89,32 @@ fn keyring_store_writes_reads_and_deletes_a_secret() {
 }
 
 #[test]
-fn the_app_service_name_is_weir() {
-    assert_eq!(KeyringStore::new().service(), "weir");
+fn each_build_kind_has_its_own_service_and_they_do_not_share_keys() {
+    // Tests are debug builds, like the app the e2e suite drives.
+    let expected = if cfg!(debug_assertions) {
+        "weir-dev"
+    } else {
+        "weir"
+    };
+    assert_eq!(KeyringStore::new().service(), expected);
+    assert_eq!((RELEASE_SERVICE, DEBUG_SERVICE), ("weir", "weir-dev"));
+
+    // The same entry under the two names of one (throwaway) pair is two keys.
+    let base = format!("weir-test-{}", unique());
+    let release = KeyringStore::with_service(&base);
+    let debug = KeyringStore::with_service(format!("{base}-dev"));
+    let entry = KeyringEntry::new("https://weir.invalid", "builds@example.com");
+    debug
+        .set(&entry, &Secret::new("dev-key"))
+        .unwrap_or_else(|e| no_keyring("write", e));
+    let seen = release
+        .get(&entry)
+        .unwrap_or_else(|e| no_keyring("read", e));
+    debug
+        .delete(&entry)
+        .unwrap_or_else(|e| no_keyring("delete", e));
+    assert!(
+        seen.is_none(),
+        "a debug build's key is visible to a release build"
+    );
 }

@@ -10,8 +10,8 @@ pub use store::{Account, AccountRecord, AccountStore, MAX_URLS_PER_BOT, Remember
 
 use crate::client::{ClientConfig, Credentials, TlsOptions, ZulipClient, tls_options};
 use crate::error::CoreError;
+use crate::keyring::{KeyringEntry, SecretError, SecretStore};
 use crate::secret::Secret;
-use crate::secrets::{AccountKey, SecretError, SecretStore};
 use crate::site::normalize_site;
 use crate::zuliprc::{self, validate_api_key};
 
@@ -111,9 +111,9 @@ impl Accounts {
         let client = ZulipClient::new(credentials, &new.tls, &self.config)?;
         let me = client.get_own_user().await?;
 
-        let account_key = AccountKey::new(site.clone(), email.clone());
+        let key_entry = KeyringEntry::new(site.clone(), email.clone());
         let key = new.key.clone();
-        let target = account_key.clone();
+        let target = key_entry.clone();
         self.with_secrets(move |secrets| secrets.set(&target, &key))
             .await?;
 
@@ -140,9 +140,9 @@ impl Accounts {
         let account = match self.store.insert(&record) {
             Ok(account) => account,
             Err(error) => {
-                let target = account_key.clone();
+                let target = key_entry.clone();
                 if let Err(cleanup) = self.with_secrets(move |s| s.delete(&target)).await {
-                    tracing::warn!(%cleanup, account = %account_key, "could not remove the key again");
+                    tracing::warn!(%cleanup, account = %key_entry, "could not remove the key again");
                 }
                 return Err(error);
             }
@@ -188,7 +188,7 @@ impl Accounts {
     pub async fn remove(&self, id: i64) -> Result<(), CoreError> {
         let account = self.get(id)?;
         if !account.is_demo {
-            let target = AccountKey::new(account.site.clone(), account.email.clone());
+            let target = KeyringEntry::new(account.site.clone(), account.email.clone());
             self.with_secrets(move |secrets| secrets.delete(&target))
                 .await?;
         }
@@ -225,7 +225,7 @@ impl Accounts {
             return Ok(client.clone());
         }
         let account = self.get(id)?;
-        let target = AccountKey::new(account.site.clone(), account.email.clone());
+        let target = KeyringEntry::new(account.site.clone(), account.email.clone());
         let key = self
             .with_secrets(move |secrets| secrets.get(&target))
             .await?
@@ -302,8 +302,8 @@ mod tests {
     }
 
     fn accounts_with(
-        secrets: crate::secrets::MemoryStore,
-    ) -> (Accounts, Arc<crate::secrets::MemoryStore>) {
+        secrets: crate::keyring::MemoryStore,
+    ) -> (Accounts, Arc<crate::keyring::MemoryStore>) {
         let store = match AccountStore::open_in_memory() {
             Ok(store) => store,
             Err(error) => panic!("in-memory store: {error}"),
@@ -318,7 +318,7 @@ mod tests {
     #[tokio::test]
     async fn the_demo_is_added_once_and_removed_without_the_keyring() -> Result<(), CoreError> {
         // An unavailable keyring: the demo must not need it, to be added or removed.
-        let (accounts, _) = accounts_with(crate::secrets::MemoryStore::unavailable());
+        let (accounts, _) = accounts_with(crate::keyring::MemoryStore::unavailable());
         let demo = accounts.ensure_demo("weir-demo", "owner@demo.test", "Demo")?;
         assert!(demo.is_demo);
         assert_eq!(accounts.ensure_demo("other", "x@y.z", "Other")?, demo);
@@ -346,7 +346,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_malformed_site_is_invalid_site_not_a_network_error() {
-        let (accounts, _) = accounts_with(crate::secrets::MemoryStore::new());
+        let (accounts, _) = accounts_with(crate::keyring::MemoryStore::new());
         for site in ["https:/chat.example.com", "https://chat example.com"] {
             let new = NewAccount::new(site, "iago@example.com", Secret::new("k".repeat(32)));
             let error = accounts.add_account(new).await.err();

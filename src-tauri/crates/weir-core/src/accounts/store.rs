@@ -1,5 +1,5 @@
 //! [`AccountStore`]: the accounts table in SQLite. No secrets are stored here: keys live
-//! in the keyring (see [`crate::secrets`]).
+//! in the keyring (see [`crate::keyring`]).
 
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard, PoisonError};

@@ -21,8 +21,8 @@ pub use send::{
 use crate::accounts::{Account, Accounts, RememberedUrl};
 use crate::client::{BotInfo, NewBot, ZulipClient};
 use crate::error::CoreError;
+use crate::keyring::KeyringEntry;
 use crate::secret::Secret;
-use crate::secrets::AccountKey;
 use crate::webhook_url::{self, WebhookUrlSpec};
 use crate::zuliprc;
 
@@ -82,8 +82,8 @@ impl Accounts {
 
 /// The keyring entry of a bot's key: user `bot-<id>` on the account's site. Ids are
 /// stable where e-mail addresses may change.
-fn entry(account: &Account, user_id: i64) -> AccountKey {
-    AccountKey::new(account.site.clone(), format!("bot-{user_id}"))
+fn entry(account: &Account, user_id: i64) -> KeyringEntry {
+    KeyringEntry::new(account.site.clone(), format!("bot-{user_id}"))
 }
 
 impl BotManager<'_> {

@@ -11,19 +11,30 @@ use std::sync::{Mutex, PoisonError};
 
 use crate::secret::Secret;
 
-/// The keyring service name under which Weir stores API keys.
-pub const KEYRING_SERVICE: &str = "weir";
+/// The keyring service name of release builds.
+pub const RELEASE_SERVICE: &str = "weir";
 
-/// Identifies one account's key: the keyring user name is `<email>@<site>`, with the
-/// site as normalized (scheme included, no trailing slash), e.g.
-/// `iago@zulip.com@https://chat.example.com`.
+/// The keyring service name of debug builds, so that a development build never reads,
+/// overwrites or deletes the keys of an installed release (nor the reverse).
+pub const DEBUG_SERVICE: &str = "weir-dev";
+
+/// The keyring service name under which this build stores API keys.
+pub const KEYRING_SERVICE: &str = if cfg!(debug_assertions) {
+    DEBUG_SERVICE
+} else {
+    RELEASE_SERVICE
+};
+
+/// Names one key in the keyring (an account's, or a bot's): the keyring user name is
+/// `<email>@<site>`, with the site as normalized (scheme included, no trailing slash),
+/// e.g. `iago@zulip.com@https://chat.example.com`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct AccountKey {
+pub struct KeyringEntry {
     site: String,
     email: String,
 }
 
-impl AccountKey {
+impl KeyringEntry {
     pub fn new(site: impl Into<String>, email: impl Into<String>) -> Self {
         Self {
             site: site.into(),
@@ -45,7 +56,7 @@ impl AccountKey {
     }
 }
 
-impl fmt::Display for AccountKey {
+impl fmt::Display for KeyringEntry {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.keyring_user())
     }
@@ -70,11 +81,11 @@ pub enum SecretError {
 /// should run them on `tokio::task::spawn_blocking`.
 pub trait SecretStore: Send + Sync {
     /// Stores (or replaces) the key of `account`.
-    fn set(&self, account: &AccountKey, key: &Secret) -> Result<(), SecretError>;
+    fn set(&self, account: &KeyringEntry, key: &Secret) -> Result<(), SecretError>;
     /// The key of `account`, or `None` if none is stored.
-    fn get(&self, account: &AccountKey) -> Result<Option<Secret>, SecretError>;
+    fn get(&self, account: &KeyringEntry) -> Result<Option<Secret>, SecretError>;
     /// Removes the key of `account`; removing a key that is not there is not an error.
-    fn delete(&self, account: &AccountKey) -> Result<(), SecretError>;
+    fn delete(&self, account: &KeyringEntry) -> Result<(), SecretError>;
 }
 
 /// The hint shown with [`SecretError::Unavailable`] on this platform.
@@ -111,7 +122,7 @@ impl Default for KeyringStore {
 }
 
 impl KeyringStore {
-    /// The store Weir uses: service name [`KEYRING_SERVICE`].
+    /// The store Weir uses: service name [`KEYRING_SERVICE`] (per build kind).
     pub fn new() -> Self {
         Self::with_service(KEYRING_SERVICE)
     }
@@ -128,44 +139,44 @@ impl KeyringStore {
         &self.service
     }
 
-    fn entry(&self, account: &AccountKey) -> Result<keyring::Entry, SecretError> {
-        keyring::Entry::new(&self.service, &account.keyring_user())
+    fn entry(&self, account: &KeyringEntry) -> Result<::keyring::Entry, SecretError> {
+        ::keyring::Entry::new(&self.service, &account.keyring_user())
             .map_err(|error| map_keyring_error(account, error))
     }
 }
 
 impl SecretStore for KeyringStore {
-    fn set(&self, account: &AccountKey, key: &Secret) -> Result<(), SecretError> {
+    fn set(&self, account: &KeyringEntry, key: &Secret) -> Result<(), SecretError> {
         self.entry(account)?
             .set_password(key.expose())
             .map_err(|error| map_keyring_error(account, error))
     }
 
-    fn get(&self, account: &AccountKey) -> Result<Option<Secret>, SecretError> {
+    fn get(&self, account: &KeyringEntry) -> Result<Option<Secret>, SecretError> {
         match self.entry(account)?.get_password() {
             Ok(value) => Ok(Some(Secret::new(value))),
-            Err(keyring::Error::NoEntry) => Ok(None),
+            Err(::keyring::Error::NoEntry) => Ok(None),
             Err(error) => Err(map_keyring_error(account, error)),
         }
     }
 
-    fn delete(&self, account: &AccountKey) -> Result<(), SecretError> {
+    fn delete(&self, account: &KeyringEntry) -> Result<(), SecretError> {
         match self.entry(account)?.delete_credential() {
-            Ok(()) | Err(keyring::Error::NoEntry) => Ok(()),
+            Ok(()) | Err(::keyring::Error::NoEntry) => Ok(()),
             Err(error) => Err(map_keyring_error(account, error)),
         }
     }
 }
 
-fn map_keyring_error(account: &AccountKey, error: keyring::Error) -> SecretError {
+fn map_keyring_error(account: &KeyringEntry, error: ::keyring::Error) -> SecretError {
     match error {
-        keyring::Error::PlatformFailure(inner) | keyring::Error::NoStorageAccess(inner) => {
+        ::keyring::Error::PlatformFailure(inner) | ::keyring::Error::NoStorageAccess(inner) => {
             SecretError::Unavailable {
                 detail: inner.to_string(),
                 hint: unavailable_hint().to_string(),
             }
         }
-        keyring::Error::BadEncoding(_) => SecretError::Corrupt {
+        ::keyring::Error::BadEncoding(_) => SecretError::Corrupt {
             account: account.keyring_user(),
         },
         other => SecretError::Backend {
@@ -222,18 +233,18 @@ impl MemoryStore {
 }
 
 impl SecretStore for MemoryStore {
-    fn set(&self, account: &AccountKey, key: &Secret) -> Result<(), SecretError> {
+    fn set(&self, account: &KeyringEntry, key: &Secret) -> Result<(), SecretError> {
         self.check()?;
         self.lock().insert(account.keyring_user(), key.clone());
         Ok(())
     }
 
-    fn get(&self, account: &AccountKey) -> Result<Option<Secret>, SecretError> {
+    fn get(&self, account: &KeyringEntry) -> Result<Option<Secret>, SecretError> {
         self.check()?;
         Ok(self.lock().get(&account.keyring_user()).cloned())
     }
 
-    fn delete(&self, account: &AccountKey) -> Result<(), SecretError> {
+    fn delete(&self, account: &KeyringEntry) -> Result<(), SecretError> {
         self.check()?;
         self.lock().remove(&account.keyring_user());
         Ok(())
@@ -244,8 +255,8 @@ impl SecretStore for MemoryStore {
 mod tests {
     use super::*;
 
-    fn account() -> AccountKey {
-        AccountKey::new("https://chat.example.com", "iago@example.com")
+    fn account() -> KeyringEntry {
+        KeyringEntry::new("https://chat.example.com", "iago@example.com")
     }
 
     #[test]
@@ -291,7 +302,7 @@ mod tests {
     fn keyring_platform_failures_map_to_unavailable() {
         let error = map_keyring_error(
             &account(),
-            keyring::Error::PlatformFailure("org.freedesktop.DBus.Error.ServiceUnknown".into()),
+            ::keyring::Error::PlatformFailure("org.freedesktop.DBus.Error.ServiceUnknown".into()),
         );
         let text = error.to_string();
         assert!(matches!(error, SecretError::Unavailable { .. }));
