@@ -123,6 +123,18 @@ fn adding_an_account_with_a_wrong_key_is_refused_with_a_code() {
 }
 
 #[test]
+fn a_malformed_site_is_invalid_site_not_network() {
+    let h = harness();
+    let error = invoke(
+        &h,
+        "add_account",
+        json!({"request": {"site": "https:/chat.example.com", "email": "a@b.c", "apiKey": "x".repeat(32)}}),
+    )
+    .unwrap_err();
+    assert_eq!(error["code"], "invalid_site", "{error}");
+}
+
+#[test]
 fn bad_arguments_are_rejected_before_the_command_runs() {
     let h = harness();
     assert!(
