@@ -357,3 +357,38 @@ async fn the_new_bots_avatar_url_is_a_url() {
         r.debug()
     );
 }
+
+// ------------------------------------------------------------- bots are not people
+
+/// Zulip's `require_member_or_admin` and `human_users_only`: the endpoints that manage
+/// bots and API keys refuse bots, so a bot can never own a bot.
+#[tokio::test]
+async fn bots_may_not_call_the_endpoints_reserved_for_people() {
+    let server = TestServer::standard();
+    let bot = server.as_user(&GENERIC_BOT);
+    let refused = "This endpoint does not accept bot requests.";
+
+    create_bot(&bot, "Bot Child", "child", Some(1))
+        .await
+        .bad_request(refused);
+    bot.get("/bots", &[]).await.bad_request(refused);
+    bot.post(&format!("/bots/{}/api_key/regenerate", OTHER_BOT.id), &[])
+        .await
+        .bad_request(refused);
+    bot.post("/users/me/api_key/regenerate", &[])
+        .await
+        .bad_request(refused);
+
+    // Nothing changed: no new bot, and every key still works.
+    let users = server.as_user(&OWNER).get("/users", &[]).await;
+    let members = users.ok()["members"].as_array().unwrap();
+    assert!(
+        !members
+            .iter()
+            .any(|u| u["email"] == "child-bot@globex.test"),
+        "{}",
+        users.debug()
+    );
+    bot.get("/users/me", &[]).await.ok();
+    server.as_user(&OTHER_BOT).get("/users/me", &[]).await.ok();
+}

@@ -16,12 +16,28 @@ use crate::store::{self, NewUser, UserRow};
 
 const MAX_FULL_NAME_CHARS: usize = 100;
 
-/// Zulip's `require_member_or_admin` for the bot endpoints.
+/// Refuses guests, as Zulip does before subscribing anyone.
 pub fn refuse_guests(caller: &Caller) -> Result<(), ApiError> {
     if caller.is_guest() {
         return Err(ApiError::bad_request("Not allowed for guest users"));
     }
     Ok(())
+}
+
+/// Zulip's `human_users_only`: a bot may not manage bots or keys (a bot owning a bot).
+fn refuse_bots(caller: &Caller) -> Result<(), ApiError> {
+    if caller.bot_type.is_some() {
+        return Err(ApiError::bad_request(
+            "This endpoint does not accept bot requests.",
+        ));
+    }
+    Ok(())
+}
+
+/// Zulip's `require_member_or_admin`: guests first, then bots.
+fn require_member_or_admin(caller: &Caller) -> Result<(), ApiError> {
+    refuse_guests(caller)?;
+    refuse_bots(caller)
 }
 
 fn bot_dto(bot: &UserRow) -> Bot {
@@ -42,7 +58,7 @@ fn bot_dto(bot: &UserRow) -> Bot {
 }
 
 pub async fn list_bots(State(state): State<AppState>, caller: Caller, params: Params) -> ApiResult {
-    refuse_guests(&caller)?;
+    require_member_or_admin(&caller)?;
     let owner_id = caller.user_id;
     let bots = state
         .store()
@@ -65,7 +81,7 @@ pub async fn create_bot(
     caller: Caller,
     mut params: Params,
 ) -> ApiResult {
-    refuse_guests(&caller)?;
+    require_member_or_admin(&caller)?;
     let full_name = params.require_str("full_name")?.trim().to_owned();
     let short_name = params.require_str("short_name")?.trim().to_lowercase();
     let bot_type = match params.take_int("bot_type")? {
@@ -144,7 +160,7 @@ pub async fn regenerate_bot_key(
     Path(bot_id): Path<String>,
     params: Params,
 ) -> ApiResult {
-    refuse_guests(&caller)?;
+    require_member_or_admin(&caller)?;
     let bot_id: i64 = bot_id
         .parse()
         .map_err(|_| ApiError::bad_request("No such bot"))?;
@@ -172,6 +188,7 @@ pub async fn regenerate_own_key(
     caller: Caller,
     params: Params,
 ) -> ApiResult {
+    refuse_bots(&caller)?;
     let user_id = caller.user_id;
     let api_key = state
         .store()
