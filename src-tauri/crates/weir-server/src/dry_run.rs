@@ -91,7 +91,10 @@ pub fn dry_run(request: &DryRunRequest<'_>) -> DryRun {
             let path = format!("/api/v1/external/{}", integration.name);
             let text = integration.missing_header_notice(request.bot_full_name, &path, header);
             let mut answer = refused(&missing_header_error(header));
-            answer.notices.push(preview(None, Outgoing::new("", &text)));
+            // The notice is the server's own short text: it always renders.
+            if let Ok(notice) = Outgoing::new("", &text) {
+                answer.notices.push(preview(None, notice));
+            }
             answer
         }
     }

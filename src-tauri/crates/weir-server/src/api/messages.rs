@@ -9,7 +9,6 @@ use crate::AppState;
 use crate::auth::Caller;
 use crate::error::{ApiError, Error};
 use crate::params::{Params, as_list};
-use crate::render::render_with_mentions;
 use crate::store::{self, MessageQuery, MessageRow, UserRow};
 
 /// Zulip's `LARGER_THAN_MAX_MESSAGE_ID`, reported as the anchor of `anchor=newest`.
@@ -298,10 +297,7 @@ pub async fn render_message(State(state): State<AppState>, mut params: Params) -
     let content = params.require_str("content")?;
     let rendered = state
         .store()
-        .read(move |conn| {
-            let organization = crate::messages::Organization(conn);
-            Ok::<_, Error>(render_with_mentions(&content, &organization))
-        })
+        .read(move |conn| Ok::<_, Error>(crate::messages::render_preview(conn, &content)?))
         .await?;
     success(json!({ "rendered": rendered }), params.into_ignored())
 }

@@ -10,7 +10,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use axum::body::Body;
+use axum::body::{Body, Bytes};
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -28,6 +28,10 @@ use crate::keys::{has_api_key_format, keys_match};
 use crate::messages::{Destination, Outgoing, notify, send};
 use crate::params::{Params, read_body};
 use crate::store::{self, PostTarget, PostTargets, StreamRef, UserRow};
+
+/// Payloads up to this size are parsed and rendered where they arrive (well under a
+/// millisecond); larger ones on a blocking thread.
+const INLINE_BODY_BYTES: usize = 64 * 1024;
 
 pub async fn receive(
     State(state): State<AppState>,
@@ -116,10 +120,19 @@ async fn deliver(
     sender: Arc<UserRow>,
     headers: &HeaderMap,
     path: &str,
-    body: &[u8],
+    body: &Bytes,
     query: Params,
 ) -> Result<Response, Error> {
-    let (stream, messages) = match plan(integration, headers, body, query)? {
+    // Parsing and rendering a large payload is CPU work: off the async threads.
+    let planned = if body.len() <= INLINE_BODY_BYTES {
+        plan(integration, headers, body, query)?
+    } else {
+        let (headers, body) = (headers.clone(), body.clone());
+        tokio::task::spawn_blocking(move || plan(integration, &headers, &body, query))
+            .await
+            .map_err(|error| Error::Internal(format!("webhook processing stopped: {error}")))??
+    };
+    let (stream, messages) = match planned {
         Plan::Post { stream, messages } => (stream, messages),
         Plan::Accepted => return Ok(accepted()),
         Plan::Unsupported { event } => return Ok(unsupported_event(integration, &event)),
@@ -196,7 +209,7 @@ pub(crate) fn plan(
             messages: messages
                 .iter()
                 .map(|message| Outgoing::new(&message.topic, &message.content))
-                .collect(),
+                .collect::<Result<_, _>>()?,
         }),
         Ok(Outcome::Ignored | Outcome::Filtered { .. }) => Ok(Plan::Accepted),
         Ok(Outcome::Unsupported { event }) => Ok(Plan::Unsupported { event }),

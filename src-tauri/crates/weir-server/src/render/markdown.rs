@@ -12,6 +12,7 @@ use pulldown_cmark::{CodeBlockKind, Event, HeadingLevel, LinkType, Options, Pars
 use super::code::push_code_block;
 use super::emoji::push_text_with_emoji;
 use super::linkify::push_linkified;
+use super::mentions::{Mention, push_with_mentions, restore};
 use super::sanitize::{escape_attr, escape_text, is_safe_url};
 
 /// Zulip has `~~strike~~`, but no tables, footnotes or smart punctuation.
@@ -24,19 +25,25 @@ const MAX_DEPTH: usize = 8;
 
 /// Renders a whole message; blocks are separated by single newlines.
 pub(super) fn render(source: &str) -> String {
+    render_with(source, &[])
+}
+
+/// Renders a message whose mentions were swapped for placeholders (see `mentions.rs`).
+pub(super) fn render_with(source: &str, mentions: &[Mention]) -> String {
     let mut out = String::with_capacity(source.len().saturating_add(source.len() / 2));
-    render_into(&mut out, source, 0);
+    render_into(&mut out, source, 0, mentions);
     let len = out.trim_end_matches('\n').len();
     out.truncate(len);
     out
 }
 
 /// Renders `source` as a block sequence appended to `out`, each block ending in `\n`.
-fn render_into(out: &mut String, source: &str, depth: usize) {
+fn render_into(out: &mut String, source: &str, depth: usize, mentions: &[Mention]) {
     let mut writer = Writer {
         out,
         src: source,
         depth,
+        mentions,
         text: String::new(),
         inline: Vec::new(),
         link_depth: 0,
@@ -71,10 +78,12 @@ struct Code {
     text: String,
 }
 
-struct Writer<'o, 's> {
+struct Writer<'o, 's, 'm> {
     out: &'o mut String,
     src: &'s str,
     depth: usize,
+    /// Mentions whose placeholders the source holds: HTML in text, source elsewhere.
+    mentions: &'m [Mention],
     /// Adjacent text events joined, so emoji names and URLs the parser split
     /// (at `_`, `!`, `[` …) are matched whole.
     text: String,
@@ -85,7 +94,7 @@ struct Writer<'o, 's> {
     html: Option<String>,
 }
 
-impl<'s> Writer<'_, 's> {
+impl<'s> Writer<'_, 's, '_> {
     fn event(&mut self, event: Event<'_>, range: Range<usize>) {
         match event {
             Event::Start(tag) => self.start(tag, range),
@@ -103,7 +112,7 @@ impl<'s> Writer<'_, 's> {
             Event::Code(code) => {
                 self.flush_text();
                 self.out.push_str("<code>");
-                escape_text(self.out, &code);
+                escape_text(self.out, &restore(&code, self.mentions));
                 self.out.push_str("</code>");
             }
             Event::SoftBreak | Event::HardBreak => {
@@ -169,12 +178,12 @@ impl<'s> Writer<'_, 's> {
                 link_type,
                 dest_url,
                 ..
-            } => self.open_link(link_type, &dest_url, false),
+            } => self.open_link(link_type, &restore(&dest_url, self.mentions), false),
             Tag::Image {
                 link_type,
                 dest_url,
                 ..
-            } => self.open_link(link_type, &dest_url, true),
+            } => self.open_link(link_type, &restore(&dest_url, self.mentions), true),
             // Tables, footnotes, definition lists, metadata, super/subscript
             // are not enabled; their content would still render as text.
             _ => {}
@@ -252,7 +261,7 @@ impl<'s> Writer<'_, 's> {
             self.inline.push(Inline::Markup(close));
         } else {
             let underline = source.trim_end().lines().last().unwrap_or_default().trim();
-            let underline = underline.to_owned();
+            let underline = restore(underline, self.mentions).into_owned();
             self.out.push_str("<p>");
             self.inline.push(Inline::Setext(underline));
         }
@@ -360,17 +369,19 @@ impl<'s> Writer<'_, 's> {
         if self.text.is_empty() {
             return;
         }
-        if self.link_depth > 0 {
-            push_text_with_emoji(self.out, &self.text);
+        let (in_link, plain): (bool, fn(&mut String, &str)) = if self.link_depth > 0 {
+            (true, push_text_with_emoji)
         } else {
-            push_linkified(self.out, &self.text);
-        }
+            (false, push_linkified)
+        };
+        push_with_mentions(self.out, &self.text, self.mentions, in_link, plain);
         self.text.clear();
     }
 
     /// Fenced `quote`/`spoiler` blocks hold Markdown; everything else is code.
     fn code_block(&mut self, code: &Code) {
-        let mut words = code.info.split_whitespace();
+        let info = restore(&code.info, self.mentions);
+        let mut words = info.split_whitespace();
         let lang = words
             .next()
             .unwrap_or_default()
@@ -380,22 +391,22 @@ impl<'s> Writer<'_, 's> {
         self.block_start();
         if nested && (lang.eq_ignore_ascii_case("quote") || lang.eq_ignore_ascii_case("quoted")) {
             self.out.push_str("<blockquote>\n");
-            render_into(self.out, &code.text, self.depth + 1);
+            render_into(self.out, &code.text, self.depth + 1, self.mentions);
             self.block_start();
             self.out.push_str("</blockquote>\n");
         } else if nested && lang.eq_ignore_ascii_case("spoiler") {
             let header = words.collect::<Vec<_>>().join(" ");
             self.out
                 .push_str("<div class=\"spoiler-block\"><div class=\"spoiler-header\">\n");
-            render_into(self.out, &header, self.depth + 1);
+            render_into(self.out, &header, self.depth + 1, self.mentions);
             self.block_start();
             self.out
                 .push_str("</div><div class=\"spoiler-content\" aria-hidden=\"true\">\n");
-            render_into(self.out, &code.text, self.depth + 1);
+            render_into(self.out, &code.text, self.depth + 1, self.mentions);
             self.block_start();
             self.out.push_str("</div></div>\n");
         } else {
-            push_code_block(self.out, lang, &code.text);
+            push_code_block(self.out, lang, &restore(&code.text, self.mentions));
         }
     }
 
@@ -410,7 +421,7 @@ impl<'s> Writer<'_, 's> {
                 if i > 0 {
                     self.out.push_str("<br>\n");
                 }
-                escape_text(self.out, line);
+                escape_text(self.out, &restore(line, self.mentions));
             }
             self.out.push_str("</p>\n");
             return;
@@ -428,7 +439,7 @@ impl<'s> Writer<'_, 's> {
                 source.push_str(line);
             }
         }
-        render_into(self.out, &source, self.depth + 1);
+        render_into(self.out, &source, self.depth + 1, self.mentions);
     }
 }
 
