@@ -333,6 +333,30 @@ impl TestServer {
         matches!(self.child.try_wait(), Ok(None))
     }
 
+    /// Sends SIGTERM to the server (this process only, by its id).
+    pub fn terminate(&self) {
+        let status = Command::new("kill")
+            .arg("-TERM")
+            .arg(self.child.id().to_string())
+            .status()
+            .expect("run kill");
+        assert!(status.success(), "kill -TERM {} failed", self.child.id());
+    }
+
+    /// Waits up to `timeout` for the process to exit; `None` if it is still running.
+    pub fn wait_for_exit(&mut self, timeout: Duration) -> Option<ExitStatus> {
+        let deadline = std::time::Instant::now() + timeout;
+        loop {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return Some(status);
+            }
+            if std::time::Instant::now() >= deadline {
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
     /// Client authenticated as one of the seeded accounts.
     pub fn as_user(&self, who: &Account) -> Api {
         self.with_key(who.email, who.key)

@@ -5,6 +5,7 @@ use std::io::Write;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::Duration;
 
 use clap::Parser;
 use tokio::net::TcpListener;
@@ -41,6 +42,15 @@ pub struct Args {
     /// Threads serving HTTP (default: half the cores, at least one).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
     pub worker_threads: Option<u16>,
+    /// Seconds a client may take to send a request's head (and stay idle between requests).
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
+    pub header_timeout: u64,
+    /// Seconds a client may take to send a request's body.
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..))]
+    pub body_timeout: u64,
+    /// Connections served at once; more are answered 503.
+    #[arg(long, default_value_t = 512, value_parser = clap::value_parser!(u64).range(1..=65_536))]
+    pub max_connections: u64,
 }
 
 /// Half the cores: a local server shares the machine with its clients, and writes
@@ -67,7 +77,11 @@ pub fn main() -> ExitCode {
         Ok(runtime) => runtime,
         Err(error) => return fail(&format!("cannot start the async runtime: {error}")),
     };
-    match runtime.block_on(run(args)) {
+    let outcome = runtime.block_on(run(args));
+    // Work still running on blocking threads (a long write past the drain timeout) must
+    // not keep a stopping server alive: its transaction is simply never committed.
+    runtime.shutdown_timeout(Duration::from_secs(1));
+    match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => fail(&error.to_string()),
     }
@@ -152,6 +166,12 @@ async fn run(args: Args) -> Result<(), Error> {
     let config = Config {
         feature_level: args.feature_level,
         rate_limit: args.rate_limit,
+        connection_limits: crate::connection::Limits {
+            header_timeout: Duration::from_secs(args.header_timeout),
+            body_timeout: Duration::from_secs(args.body_timeout),
+            max_connections: usize::try_from(args.max_connections).unwrap_or(usize::MAX),
+            ..crate::connection::Limits::default()
+        },
     };
     crate::serve(listener, AppState::new(store, config), shutdown_signal()).await?;
     tracing::info!("stopped");

@@ -108,6 +108,11 @@ impl ApiError {
         body.extend(self.extra.clone());
         Value::Object(body)
     }
+
+    /// [`ApiError::body`] as text, for answers written below axum.
+    pub fn json_text(&self) -> String {
+        self.body().to_string()
+    }
 }
 
 impl IntoResponse for ApiError {

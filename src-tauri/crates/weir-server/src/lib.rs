@@ -9,10 +9,12 @@ mod api;
 mod auth;
 pub mod cli;
 mod clock;
+pub mod connection;
 mod demo;
 pub mod dry_run;
 pub mod error;
 mod keys;
+pub mod limits;
 mod messages;
 mod names;
 mod params;
@@ -40,6 +42,8 @@ pub struct Config {
     pub feature_level: u32,
     /// Requests per 60 s per user; `None` turns rate limiting off (Weir's default).
     pub rate_limit: Option<u32>,
+    /// Timeouts and the connection cap that [`serve`] applies.
+    pub connection_limits: connection::Limits,
 }
 
 impl Default for Config {
@@ -47,6 +51,7 @@ impl Default for Config {
         Self {
             feature_level: zulip_api::DEFAULT_FEATURE_LEVEL,
             rate_limit: None,
+            connection_limits: connection::Limits::default(),
         }
     }
 }
@@ -113,14 +118,12 @@ pub fn router(state: AppState) -> Router {
 }
 
 /// Serves `router(state)` on `listener` until `shutdown` completes, then drains
-/// requests in flight.
+/// requests in flight (see [`connection`] for the limits on clients).
 pub async fn serve(
     listener: TcpListener,
     state: AppState,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    let app = router(state).into_make_service_with_connect_info::<std::net::SocketAddr>();
-    axum::serve(listener, app)
-        .with_graceful_shutdown(shutdown)
-        .await
+    let limits = state.config().connection_limits.clone();
+    connection::serve(listener, router(state), limits, shutdown).await
 }

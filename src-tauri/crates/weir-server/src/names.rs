@@ -5,6 +5,9 @@ use crate::error::ApiError;
 /// Zulip's `Stream.MAX_NAME_LENGTH`.
 pub const MAX_STREAM_NAME_CHARS: usize = 60;
 
+/// Zulip's `Stream.MAX_DESCRIPTION_LENGTH` (`max_stream_description_length`).
+pub const MAX_STREAM_DESCRIPTION_CHARS: usize = 1_024;
+
 /// Trims a stream name and checks it as Zulip's `check_stream_name` does.
 pub fn check_stream_name(raw: &str) -> Result<String, ApiError> {
     let name = raw.trim();

@@ -59,6 +59,10 @@ impl Params {
         }
     }
 
+    pub fn has(&self, name: &str) -> bool {
+        self.values.contains_key(name)
+    }
+
     pub fn take_str(&mut self, name: &str) -> Option<String> {
         self.values.remove(name)
     }
@@ -147,8 +151,7 @@ pub async fn read_body(mut body: axum::body::Body) -> Result<Bytes, ApiError> {
     let mut kept = Vec::new();
     let mut total = 0usize;
     while let Some(frame) = std::future::poll_fn(|cx| Pin::new(&mut body).poll_frame(cx)).await {
-        let frame =
-            frame.map_err(|_| ApiError::bad_request("The request body could not be read"))?;
+        let frame = frame.map_err(crate::connection::body_error)?;
         let Ok(data) = frame.into_data() else {
             continue; // trailers
         };

@@ -13,6 +13,7 @@ pub(crate) mod webhooks;
 use axum::Json;
 use axum::Router;
 use axum::middleware;
+use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde::Serialize;
 use serde_json::{Map, Value, json};
@@ -77,6 +78,25 @@ pub fn routes(state: AppState) -> Router {
 }
 
 pub type ApiResult = Result<Json<Value>, Error>;
+
+/// [`success`] for a possibly large answer: when `heavy`, the JSON is built and
+/// serialized on a blocking thread (a million subscriptions make megabytes of it).
+pub async fn success_weighted<T>(
+    heavy: bool,
+    data: T,
+    ignored: Vec<String>,
+) -> Result<Response, Error>
+where
+    T: Serialize + Send + 'static,
+{
+    let respond = move || success(data, ignored).map(IntoResponse::into_response);
+    if !heavy {
+        return respond();
+    }
+    tokio::task::spawn_blocking(respond)
+        .await
+        .map_err(|error| Error::Internal(format!("serializing stopped: {error}")))?
+}
 
 /// Zulip's success envelope, with `ignored_parameters_unsupported` when there were any.
 pub fn success(data: impl Serialize, ignored: Vec<String>) -> ApiResult {

@@ -1,12 +1,15 @@
 //! The `principals` parameter shared by subscribe and unsubscribe, and the stream-name
 //! list both take.
 
+use std::collections::HashSet;
+
 use axum::http::StatusCode;
 use rusqlite::Connection;
 use serde_json::Value;
 use zulip_api::ErrorCode;
 
 use crate::error::{ApiError, Error};
+use crate::limits::{MAX_PRINCIPALS, check_list_len};
 use crate::names::check_stream_name;
 use crate::params::as_list;
 use crate::store::{self, UserRow};
@@ -40,6 +43,7 @@ pub fn parse_principals(
         return Ok(Vec::new());
     };
     let items = as_list("principals", value)?;
+    check_list_len("principals", items.len(), MAX_PRINCIPALS)?;
     let integers_allowed = feature_level >= INTEGER_PRINCIPALS_LEVEL;
     let wants_ids = integers_allowed && items.first().is_some_and(Value::is_number);
     items
@@ -92,6 +96,7 @@ pub fn resolve_principals(
         return Ok(vec![caller.clone()]);
     }
     let mut users: Vec<UserRow> = Vec::with_capacity(principals.len());
+    let mut seen = HashSet::with_capacity(principals.len());
     for principal in principals {
         let found = match principal {
             Principal::Id(id) => store::user_by_id(conn, *id)?,
@@ -103,20 +108,30 @@ pub fn resolve_principals(
         if !user.is_active {
             return Err(principal_error(principal, "User is deactivated", feature_level).into());
         }
-        if !users.iter().any(|seen| seen.user_id == user.user_id) {
+        if seen.insert(user.user_id) {
             users.push(user);
         }
     }
     Ok(users)
 }
 
-/// Trims and validates names, dropping later duplicates and case variants.
+/// Above this many (user, stream) pairs, a subscription change counts as heavy: it is
+/// written and answered off the async threads.
+const HEAVY_PAIRS: usize = 1_000;
+
+/// Whether changing `streams` × `principals` subscriptions is heavy work.
+pub fn is_heavy(streams: usize, principals: usize) -> bool {
+    streams.saturating_mul(principals.max(1)) > HEAVY_PAIRS
+}
+
+/// Trims and validates names, dropping later duplicates and case variants (in time
+/// linear in the list: a set of the keys seen).
 pub fn unique_stream_names(raw: &[String]) -> Result<Vec<String>, ApiError> {
     let mut names: Vec<String> = Vec::with_capacity(raw.len());
+    let mut seen = HashSet::with_capacity(raw.len());
     for name in raw {
         let name = check_stream_name(name)?;
-        let key = store::name_key(&name);
-        if !names.iter().any(|seen| store::name_key(seen) == key) {
+        if seen.insert(store::name_key(&name)) {
             names.push(name);
         }
     }
@@ -142,6 +157,26 @@ mod tests {
         assert_eq!(
             parse(json!([5]), 8),
             Err("principals[0] is not a string".into())
+        );
+    }
+
+    #[test]
+    fn more_principals_than_the_limit_are_refused() {
+        let ids: Vec<Value> = (0..=MAX_PRINCIPALS).map(Value::from).collect();
+        assert_eq!(
+            parse(Value::Array(ids), 362),
+            Err("principals is too long (limit: 1000 items)".into())
+        );
+    }
+
+    #[test]
+    fn duplicate_names_are_dropped_case_insensitively_keeping_the_first() {
+        let raw: Vec<String> = ["Design", " design ", "Verona", "DESIGN", "verona"]
+            .map(String::from)
+            .to_vec();
+        assert_eq!(
+            unique_stream_names(&raw).ok(),
+            Some(vec!["Design".to_owned(), "Verona".to_owned()])
         );
     }
 

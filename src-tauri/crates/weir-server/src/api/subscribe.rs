@@ -1,20 +1,25 @@
 //! `POST /users/me/subscriptions`: subscribe yourself or others, creating streams.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 
 use axum::extract::State;
+use axum::response::Response;
 use rusqlite::Connection;
 use serde_json::Value;
 use zulip_api::AddSubscriptionsResponse;
 
-use super::principals::{Principal, parse_principals, resolve_principals, unique_stream_names};
-use super::{ApiResult, success};
+use super::principals::{
+    Principal, is_heavy, parse_principals, resolve_principals, unique_stream_names,
+};
+use super::success_weighted;
 use crate::AppState;
 use crate::access::can_access;
 use crate::auth::Caller;
 use crate::clock::now_unix;
 use crate::error::{ApiError, Error};
+use crate::limits::{MAX_SUBSCRIPTIONS, check_list_len};
 use crate::messages::notify;
+use crate::names::MAX_STREAM_DESCRIPTION_CHARS;
 use crate::params::{Params, as_list};
 use crate::store::{self, StreamRow, SubscriptionChange, UserRow};
 
@@ -32,7 +37,7 @@ pub async fn subscribe(
     State(state): State<AppState>,
     caller: Caller,
     mut params: Params,
-) -> ApiResult {
+) -> Result<Response, Error> {
     super::bots::refuse_guests(&caller)?;
     let (raw_names, descriptions) = parse_subscriptions(params.require_json("subscriptions")?)?;
     let principals = parse_principals(params.take_json("principals")?, state.feature_level())?;
@@ -47,18 +52,21 @@ pub async fn subscribe(
         invite_only,
     };
     let level = state.feature_level();
+    let heavy = is_heavy(request.names.len(), request.principals.len());
     let response = state
         .store()
-        .write(move |conn| add(conn, &caller, &request, level))
+        .write_weighted(heavy, move |conn| add(conn, &caller, &request, level))
         .await?;
-    success(response, ignored)
+    success_weighted(heavy, response, ignored).await
 }
 
 /// `[{"name": ..., "description"?: ...}]` with Zulip's validation texts.
 fn parse_subscriptions(value: Value) -> Result<(Vec<String>, BTreeMap<String, String>), ApiError> {
     let mut names = Vec::new();
     let mut descriptions = BTreeMap::new();
-    for (index, item) in as_list("subscriptions", value)?.into_iter().enumerate() {
+    let items = as_list("subscriptions", value)?;
+    check_list_len("subscriptions", items.len(), MAX_SUBSCRIPTIONS)?;
+    for (index, item) in items.into_iter().enumerate() {
         let Value::Object(fields) = item else {
             return Err(ApiError::bad_request(format!(
                 "subscriptions[{index}] is not a dict"
@@ -80,6 +88,12 @@ fn parse_subscriptions(value: Value) -> Result<(Vec<String>, BTreeMap<String, St
         match fields.get("description") {
             None => {}
             Some(Value::String(text)) => {
+                if text.chars().count() > MAX_STREAM_DESCRIPTION_CHARS {
+                    return Err(ApiError::bad_request(format!(
+                        "subscriptions[{index}][\"description\"] is too long \
+                         (limit: {MAX_STREAM_DESCRIPTION_CHARS} characters)"
+                    )));
+                }
                 descriptions.insert(store::name_key(name.trim()), text.clone());
             }
             Some(_) => {
@@ -105,7 +119,7 @@ fn add(
 
     let mut streams: Vec<StreamRow> = Vec::with_capacity(names.len());
     // Zulip sends no "subscribed you" message for streams this request creates.
-    let mut created: Vec<i64> = Vec::new();
+    let mut created: HashSet<i64> = HashSet::new();
     for name in &names {
         let stream = match store::stream_by_name(conn, name)? {
             Some(stream) => {
@@ -121,7 +135,7 @@ fn add(
                 let description = description.map_or("", String::as_str);
                 let stream =
                     store::insert_stream(conn, None, name, description, request.invite_only, now)?;
-                created.push(stream.stream_id);
+                created.insert(stream.stream_id);
                 stream
             }
         };
@@ -131,13 +145,13 @@ fn add(
     let mut response = AddSubscriptionsResponse::default();
     let mut newly: BTreeMap<i64, Vec<String>> = BTreeMap::new();
     for target in &targets {
+        let key = target.user_id.to_string();
         for stream in &streams {
-            let key = target.user_id.to_string();
             match store::subscribe(conn, target.user_id, stream.stream_id)? {
                 SubscriptionChange::Changed => {
                     response
                         .subscribed
-                        .entry(key)
+                        .entry(key.clone())
                         .or_default()
                         .push(stream.name.clone());
                     if !created.contains(&stream.stream_id) {
@@ -150,7 +164,7 @@ fn add(
                 SubscriptionChange::AlreadyThere => {
                     response
                         .already_subscribed
-                        .entry(key)
+                        .entry(key.clone())
                         .or_default()
                         .push(stream.name.clone());
                 }

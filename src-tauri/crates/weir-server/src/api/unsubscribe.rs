@@ -1,15 +1,19 @@
 //! `DELETE /users/me/subscriptions`, checked in Zulip's order and applied all or nothing.
 
 use axum::extract::State;
+use axum::response::Response;
 use rusqlite::Connection;
 use zulip_api::RemoveSubscriptionsResponse;
 
-use super::principals::{Principal, parse_principals, resolve_principals, unique_stream_names};
-use super::{ApiResult, success};
+use super::principals::{
+    Principal, is_heavy, parse_principals, resolve_principals, unique_stream_names,
+};
+use super::success_weighted;
 use crate::AppState;
 use crate::access::visible_for_unsubscribe;
 use crate::auth::Caller;
 use crate::error::{ApiError, Error};
+use crate::limits::{MAX_SUBSCRIPTIONS, check_list_len};
 use crate::params::Params;
 use crate::store::{self, StreamRow, SubscriptionChange, UserRow};
 
@@ -20,16 +24,20 @@ pub async fn unsubscribe(
     State(state): State<AppState>,
     caller: Caller,
     mut params: Params,
-) -> ApiResult {
+) -> Result<Response, Error> {
     let names = params.require_string_list("subscriptions")?;
+    check_list_len("subscriptions", names.len(), MAX_SUBSCRIPTIONS)?;
     let principals = parse_principals(params.take_json("principals")?, state.feature_level())?;
     let ignored = params.into_ignored();
     let level = state.feature_level();
+    let heavy = is_heavy(names.len(), principals.len());
     let response = state
         .store()
-        .write(move |conn| remove(conn, &caller, &names, &principals, level))
+        .write_weighted(heavy, move |conn| {
+            remove(conn, &caller, &names, &principals, level)
+        })
         .await?;
-    success(response, ignored)
+    success_weighted(heavy, response, ignored).await
 }
 
 fn remove(

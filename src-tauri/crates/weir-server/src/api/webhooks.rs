@@ -54,14 +54,23 @@ async fn handle(
     body: Body,
 ) -> Result<Response, Error> {
     let integration = integrations::find(name).ok_or_else(ApiError::not_found)?;
-    let body = read_body(body).await?;
     let mut query = Params::from_query(uri.query().unwrap_or_default());
+    // The sender is checked before the body is read whenever the body cannot hold the
+    // key, so that nobody without one gets to upload megabytes.
+    let known_sender = match integration.auth {
+        AuthScheme::BasicAuth => Some(authenticate(state, headers).await?),
+        AuthScheme::ApiKey if query.has("api_key") || !is_form(headers) => {
+            Some(bot_by_api_key(state, query.take_str("api_key")).await?)
+        }
+        AuthScheme::ApiKey => None,
+    };
+    let body = read_body(body).await?;
     if is_form(headers) {
         query.merge_missing_form(&body);
     }
-    let sender = match integration.auth {
-        AuthScheme::ApiKey => bot_by_api_key(state, query.take_str("api_key")).await?,
-        AuthScheme::BasicAuth => authenticate(state, headers).await?,
+    let sender = match known_sender {
+        Some(sender) => sender,
+        None => bot_by_api_key(state, query.take_str("api_key")).await?,
     };
     let quota = match state.limiter().map(|limiter| limiter.check(sender.user_id)) {
         Some(Err(exceeded)) => return Ok(rate_limited(exceeded)),

@@ -33,6 +33,9 @@ use crate::error::{Error, Result};
 /// File name of the database inside the data dir.
 pub const DATABASE_FILE: &str = "weir.sqlite3";
 
+/// The writer's page cache, in KiB (memory is only taken as pages are used).
+const WRITER_CACHE_KIB: i64 = 64 * 1024;
+
 /// Read connections kept open between requests.
 const MAX_IDLE_READERS: usize = 8;
 
@@ -50,6 +53,7 @@ pub struct Store {
 /// A job as [`Store::write`] queues it: the work, its latest outcome, and who waits.
 struct Pending<T, E, F> {
     work: F,
+    heavy: bool,
     outcome: Option<Result<T, E>>,
     reply: oneshot::Sender<Result<T, E>>,
 }
@@ -65,6 +69,10 @@ where
         let succeeded = outcome.is_ok();
         self.outcome = Some(outcome);
         succeeded
+    }
+
+    fn is_heavy(&self) -> bool {
+        self.heavy
     }
 
     fn finish(self: Box<Self>, committed: bool) {
@@ -152,9 +160,30 @@ impl Store {
         E: From<Error> + Send + 'static,
         F: Fn(&Connection) -> Result<T, E> + Send + 'static,
     {
+        self.queue(work, false).await
+    }
+
+    /// Like [`Store::write`]; when `heavy` (work on thousands of rows), its group runs
+    /// off the async threads, so that other requests are served meanwhile.
+    pub async fn write_weighted<T, E, F>(&self, heavy: bool, work: F) -> Result<T, E>
+    where
+        T: Send + 'static,
+        E: From<Error> + Send + 'static,
+        F: Fn(&Connection) -> Result<T, E> + Send + 'static,
+    {
+        self.queue(work, heavy).await
+    }
+
+    async fn queue<T, E, F>(&self, work: F, heavy: bool) -> Result<T, E>
+    where
+        T: Send + 'static,
+        E: From<Error> + Send + 'static,
+        F: Fn(&Connection) -> Result<T, E> + Send + 'static,
+    {
         let (reply, answer) = oneshot::channel::<Result<T, E>>();
         let job: Box<dyn Job> = Box::new(Pending {
             work,
+            heavy,
             outcome: None,
             reply,
         });
@@ -251,6 +280,11 @@ fn open_connection(path: &Path, read_only: bool) -> Result<Connection> {
     conn.pragma_update(None, "journal_mode", "WAL")?;
     conn.pragma_update(None, "synchronous", "NORMAL")?;
     conn.pragma_update(None, "foreign_keys", "ON")?;
+    if !read_only {
+        // A write on a million subscriptions dirties tens of MiB of pages; with SQLite's
+        // default 2 MiB cache they spill to the log mid-transaction, and are read back.
+        conn.pragma_update(None, "cache_size", -WRITER_CACHE_KIB)?;
+    }
     Ok(conn)
 }
 

@@ -24,6 +24,10 @@ const MAX_GROUP: usize = 64;
 pub trait Job: Send {
     /// Runs the work and keeps its outcome; says whether it succeeded.
     fn run(&mut self, conn: &Connection) -> bool;
+    /// Whether the work may take long enough to hold up other requests.
+    fn is_heavy(&self) -> bool {
+        false
+    }
     /// Answers the request: the kept outcome if the group committed, else an error.
     fn finish(self: Box<Self>, committed: bool);
 }
@@ -61,7 +65,8 @@ pub async fn run(
                 break;
             }
         }
-        let committed = match run_group(&conn, &mut group) {
+        let heavy = group.iter().any(|job| job.is_heavy());
+        let committed = match off_async_threads(heavy, || run_group(&conn, &mut group)) {
             Ok(committed) => committed,
             Err(error) => {
                 tracing::error!(%error, "commit failed; the group's changes were rolled back");
@@ -82,6 +87,21 @@ pub async fn run(
                 None => return,
             }
         }
+    }
+}
+
+/// Runs `work` here, or, when `heavy`, with this async thread's other tasks handed to
+/// another thread first (`block_in_place`), so that a long write never holds up the
+/// requests that do not need the writer. A current-thread runtime (some tests) has no
+/// other thread to hand them to, so there the work runs inline.
+fn off_async_threads<T>(heavy: bool, work: impl FnOnce() -> T) -> T {
+    use tokio::runtime::{Handle, RuntimeFlavor};
+    let multi_thread = Handle::try_current()
+        .is_ok_and(|handle| handle.runtime_flavor() == RuntimeFlavor::MultiThread);
+    if heavy && multi_thread {
+        tokio::task::block_in_place(work)
+    } else {
+        work()
     }
 }
 
@@ -218,6 +238,37 @@ mod tests {
         assert!(store.write(insert(7, true)).await.is_err());
         store.write(insert(8, false)).await.unwrap();
         assert_eq!(values(&store).await, [8]);
+    }
+
+    /// With one async thread, a heavy job blocks it unless its group runs off it: here
+    /// the job waits until a task spawned after it has run, which can only happen if
+    /// the async thread is free. The job gives up after 10 s, failing the test.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 1)]
+    async fn a_heavy_job_leaves_the_async_thread_to_other_tasks() {
+        use std::sync::mpsc;
+        use std::time::Duration;
+
+        let (_dir, store) = store_with_table().await;
+        let (started, has_started) = mpsc::channel::<()>();
+        let (go, may_go) = mpsc::channel::<()>();
+        let heavy = tokio::spawn({
+            let store = store.clone();
+            async move {
+                store
+                    .write_weighted(true, move |_| {
+                        let _ = started.send(());
+                        may_go
+                            .recv_timeout(Duration::from_secs(10))
+                            .map_err(|_| Error::Internal("the other task never ran".into()))
+                    })
+                    .await
+            }
+        });
+        has_started.recv().unwrap();
+        let other = tokio::spawn(async { "served" }).await.unwrap();
+        go.send(()).unwrap();
+        assert_eq!(other, "served");
+        heavy.await.unwrap().unwrap();
     }
 
     /// The WAL header's checkpoint sequence number, which goes up each time the log
