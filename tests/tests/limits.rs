@@ -5,7 +5,6 @@
 //!
 //! No timings are asserted: a probe may take up to [`STALL`], which only a server that
 //! stopped serving others would exceed.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::time::Duration;
 
@@ -69,7 +68,8 @@ async fn while_probing(
         probes += 1;
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    task.await.unwrap()
+    task.await
+        .unwrap_or_else(|error| panic!("the large request failed: {error}"))
 }
 
 // ------------------------------------------------------------ finding 1: list limits

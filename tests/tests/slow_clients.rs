@@ -4,7 +4,6 @@
 //!
 //! The server runs with two-second timeouts here; a test only fails when the server
 //! keeps a connection for [`BOUND`], far beyond them.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::time::Duration;
 
@@ -24,7 +23,9 @@ fn start(extra: &[&str]) -> TestServer {
 
 async fn connect(server: &TestServer) -> TcpStream {
     let address = server.base_url.trim_start_matches("http://");
-    TcpStream::connect(address).await.unwrap()
+    TcpStream::connect(address)
+        .await
+        .unwrap_or_else(|error| panic!("connect to {address}: {error}"))
 }
 
 /// Everything the server sends until it closes the connection, within [`BOUND`].
