@@ -392,3 +392,43 @@ async fn bots_may_not_call_the_endpoints_reserved_for_people() {
     bot.get("/users/me", &[]).await.ok();
     server.as_user(&OTHER_BOT).get("/users/me", &[]).await.ok();
 }
+
+/// Zulip's `check_full_name` and short-name rules: no control or format characters, no
+/// mention or markup characters, 2 to 100 characters; a short name must make a valid
+/// address of at most 254 characters.
+#[tokio::test]
+async fn names_with_hostile_characters_or_lengths_are_refused() {
+    let server = TestServer::standard();
+    let member = server.as_user(&MEMBER2);
+
+    for (full_name, msg) in [
+        ("Nul\0Bot", "Invalid characters in name!"),
+        ("\u{202E}toB evil", "Invalid characters in name!"),
+        ("<b>*Bold*</b> Bot", "Invalid characters in name!"),
+        ("@**Olivia Owner**", "Invalid characters in name!"),
+        ("Ambiguous|101", "Invalid format!"),
+        ("X", "Name too short!"),
+    ] {
+        create_bot(&member, full_name, "hostile", Some(1))
+            .await
+            .bad_request(msg);
+    }
+    create_bot(&member, &"n".repeat(101), "long", Some(1))
+        .await
+        .bad_request("Name too long!");
+    create_bot(&member, "Long Short Name", &"s".repeat(500), Some(1))
+        .await
+        .bad_request("Bad name or username");
+
+    let bots = member.get("/bots", &[]).await;
+    assert_eq!(
+        bots.ok()["bots"].as_array().unwrap().len(),
+        1,
+        "{}",
+        bots.debug()
+    );
+    // The longest name Zulip allows is fine.
+    create_bot(&member, &"n".repeat(100), "longest", Some(1))
+        .await
+        .ok();
+}

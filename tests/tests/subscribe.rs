@@ -622,3 +622,22 @@ async fn unknown_parameters_are_listed_sorted_and_ignored() {
         json!(["aa_unknown", "zz_unknown"])
     );
 }
+
+/// Weir decision: a stream name may not hold bidirectional overrides, which would make it
+/// display as another name.
+#[tokio::test]
+async fn a_stream_name_with_a_bidirectional_override_is_refused() {
+    let server = TestServer::standard();
+    let before = server.subscription_state().await;
+
+    let r = server
+        .as_user(&OWNER)
+        .post(
+            "/users/me/subscriptions",
+            &[("subscriptions", json!([{"name": "news\u{202E}lanretni"}]))],
+        )
+        .await;
+
+    r.bad_request("Invalid character in channel name, at position 5.");
+    assert_eq!(server.subscription_state().await, before);
+}

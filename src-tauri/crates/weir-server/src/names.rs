@@ -1,4 +1,5 @@
-//! Validation of the names users type: stream names, bot names.
+//! Validation of the names users type: stream names, people's and bots' full names, and
+//! bots' short names, by Zulip's rules.
 
 use crate::error::ApiError;
 
@@ -7,6 +8,16 @@ pub const MAX_STREAM_NAME_CHARS: usize = 60;
 
 /// Zulip's `Stream.MAX_DESCRIPTION_LENGTH` (`max_stream_description_length`).
 pub const MAX_STREAM_DESCRIPTION_CHARS: usize = 1_024;
+
+/// Zulip's `UserProfile.MIN_NAME_LENGTH` and `MAX_NAME_LENGTH`, for people and bots.
+pub const MIN_FULL_NAME_CHARS: usize = 2;
+pub const MAX_FULL_NAME_CHARS: usize = 100;
+
+/// Zulip's `UserProfile.NAME_INVALID_CHARS`: they would break mention syntax or markup.
+const NAME_INVALID_CHARS: [char; 6] = ['*', '`', '\\', '>', '"', '@'];
+
+/// Zulip's `MAX_EMAIL_LENGTH`: a bot's `<short name>-bot@<domain>` must fit.
+const MAX_EMAIL_CHARS: usize = 254;
 
 /// Trims a stream name and checks it as Zulip's `check_stream_name` does.
 pub fn check_stream_name(raw: &str) -> Result<String, ApiError> {
@@ -19,13 +30,105 @@ pub fn check_stream_name(raw: &str) -> Result<String, ApiError> {
             "Channel name too long (limit: {MAX_STREAM_NAME_CHARS} characters)."
         )));
     }
-    if let Some(position) = name.chars().position(|c| !is_printable(c)) {
+    // Weir decision: bidirectional overrides are refused too (Zulip allows them), so that
+    // no channel name can display as another.
+    if let Some(position) = name
+        .chars()
+        .position(|c| !is_printable(c) || is_bidi_control(c))
+    {
         return Err(ApiError::bad_request(format!(
             "Invalid character in channel name, at position {}.",
             position + 1
         )));
     }
     Ok(name.to_owned())
+}
+
+/// Zulip's `check_full_name`: trimmed, 2 to 100 characters, no control or format
+/// characters (Unicode category C: bidirectional overrides, zero-width characters,
+/// private use, noncharacters), none of `` *`\>"@ ``, and no trailing `|<digits>`
+/// (which mention syntax would read as a user id).
+pub fn check_full_name(raw: &str) -> Result<String, ApiError> {
+    let name = raw.trim();
+    let length = name.chars().count();
+    if length > MAX_FULL_NAME_CHARS {
+        return Err(ApiError::bad_request("Name too long!"));
+    }
+    if length < MIN_FULL_NAME_CHARS {
+        return Err(ApiError::bad_request("Name too short!"));
+    }
+    if name
+        .chars()
+        .any(|c| is_unicode_other(c) || NAME_INVALID_CHARS.contains(&c))
+    {
+        return Err(ApiError::bad_request("Invalid characters in name!"));
+    }
+    if let Some((_, id)) = raw.rsplit_once('|')
+        && !id.is_empty()
+        && id.bytes().all(|b| b.is_ascii_digit())
+    {
+        return Err(ApiError::bad_request("Invalid format!"));
+    }
+    Ok(name.to_owned())
+}
+
+/// A bot's short name, trimmed and lower-cased: it must make `<short>-bot@<domain>` a
+/// valid address no longer than Zulip's 254 characters (ASCII letters, digits and
+/// `-_.`, no leading or doubled dot), else Zulip's `Bad name or username`.
+pub fn check_short_name(raw: &str, bot_domain: &str) -> Result<String, ApiError> {
+    let short = raw.trim().to_lowercase();
+    let valid = !short.is_empty()
+        && short
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
+        && !short.starts_with('.')
+        && !short.contains("..")
+        && short.len() + "-bot@".len() + bot_domain.len() <= MAX_EMAIL_CHARS;
+    if !valid {
+        return Err(ApiError::bad_request("Bad name or username"));
+    }
+    Ok(short)
+}
+
+/// The explicit directional formatting characters (embeddings, overrides, isolates and
+/// their terminators), which reorder the text that follows them.
+fn is_bidi_control(c: char) -> bool {
+    matches!(u32::from(c), 0x202A..=0x202E | 0x2066..=0x2069)
+}
+
+/// Unicode's general category C that a name may hold: control (Cc), format (Cf),
+/// private use (Co) and noncharacters. (Rust strings hold no surrogates, Cs; other
+/// unassigned code points, Cn, would need Unicode's tables and are let through.)
+fn is_unicode_other(c: char) -> bool {
+    let code = u32::from(c);
+    !is_printable(c)
+        || matches!(
+            code,
+            0x00AD
+                | 0x0600..=0x0605
+                | 0x061C
+                | 0x06DD
+                | 0x070F
+                | 0x0890..=0x0891
+                | 0x08E2
+                | 0x180E
+                | 0x200B..=0x200F
+                | 0x202A..=0x202E
+                | 0x2060..=0x2064
+                | 0x2066..=0x206F
+                | 0xFEFF
+                | 0xFFF9..=0xFFFB
+                | 0x110BD
+                | 0x110CD
+                | 0x13430..=0x1343F
+                | 0x1BCA0..=0x1BCA3
+                | 0x1D173..=0x1D17A
+                | 0xE0001
+                | 0xE0020..=0xE007F
+                | 0xE000..=0xF8FF
+                | 0xF0000..=0xFFFFD
+                | 0x100000..=0x10FFFD
+        )
 }
 
 /// Zulip's `is_character_printable`: no control characters (Cc) and none of Unicode's 66
@@ -42,6 +145,74 @@ mod tests {
 
     fn message(raw: &str) -> Option<String> {
         check_stream_name(raw).err().map(|error| error.msg)
+    }
+
+    fn full_name_error(raw: &str) -> Option<String> {
+        check_full_name(raw).err().map(|error| error.msg)
+    }
+
+    #[test]
+    fn full_names_follow_zulips_rules() {
+        assert_eq!(
+            check_full_name("  Ada Okafor ").ok().as_deref(),
+            Some("Ada Okafor")
+        );
+        assert!(check_full_name("Nina's Bot").is_ok());
+        assert!(check_full_name(&"é".repeat(100)).is_ok());
+        assert_eq!(
+            full_name_error(&"é".repeat(101)).as_deref(),
+            Some("Name too long!")
+        );
+        assert_eq!(full_name_error(" a ").as_deref(), Some("Name too short!"));
+        for hostile in [
+            "Ada\0Okafor",
+            "Ada\u{7}",
+            "\u{202E}gnp.exe",
+            "Ada\u{2066}x",
+            "zero\u{200B}width",
+            "priv\u{E000}ate",
+            "<b>*bold*</b>",
+            "@**Ada Okafor**",
+            "a`b",
+            "quote\"d",
+            "back\\slash",
+        ] {
+            assert_eq!(
+                full_name_error(hostile).as_deref(),
+                Some("Invalid characters in name!"),
+                "{hostile:?}"
+            );
+        }
+        assert_eq!(
+            full_name_error("Ada|15").as_deref(),
+            Some("Invalid format!")
+        );
+        assert!(check_full_name("Ada|B").is_ok());
+    }
+
+    #[test]
+    fn short_names_must_make_a_valid_bot_address() {
+        let short = |raw: &str| check_short_name(raw, "globex.test").ok();
+        assert_eq!(short(" Build.Bot_2 ").as_deref(), Some("build.bot_2"));
+        for bad in ["", "  ", "a b", "é", "a@b", ".a", "a..b", "a+b", "<b>"] {
+            assert_eq!(short(bad), None, "{bad:?}");
+        }
+        let longest = 254 - "-bot@globex.test".len();
+        assert!(short(&"a".repeat(longest)).is_some());
+        assert_eq!(short(&"a".repeat(longest + 1)), None);
+        assert_eq!(short(&"a".repeat(500)), None);
+    }
+
+    #[test]
+    fn bidirectional_overrides_are_refused_in_stream_names() {
+        assert_eq!(
+            message("ab\u{202E}c").as_deref(),
+            Some("Invalid character in channel name, at position 3.")
+        );
+        assert_eq!(
+            message("\u{2067}x").as_deref(),
+            Some("Invalid character in channel name, at position 1.")
+        );
     }
 
     #[test]

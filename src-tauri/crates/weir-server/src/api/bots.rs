@@ -11,10 +11,9 @@ use crate::auth::Caller;
 use crate::clock::{iso8601, now_unix};
 use crate::error::{ApiError, Error};
 use crate::keys::generate_api_key;
+use crate::names::{check_full_name, check_short_name};
 use crate::params::Params;
 use crate::store::{self, NewUser, UserRow};
-
-const MAX_FULL_NAME_CHARS: usize = 100;
 
 /// Refuses guests, as Zulip does before subscribing anyone.
 pub fn refuse_guests(caller: &Caller) -> Result<(), ApiError> {
@@ -68,22 +67,14 @@ pub async fn list_bots(State(state): State<AppState>, caller: Caller, params: Pa
     success(json!({ "bots": bots }), params.into_ignored())
 }
 
-/// Zulip's short-name rule: letters, digits, and `-_.` only, so the e-mail is valid.
-fn valid_short_name(short_name: &str) -> bool {
-    !short_name.is_empty()
-        && short_name
-            .chars()
-            .all(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | '.'))
-}
-
 pub async fn create_bot(
     State(state): State<AppState>,
     caller: Caller,
     mut params: Params,
 ) -> ApiResult {
     require_member_or_admin(&caller)?;
-    let full_name = params.require_str("full_name")?.trim().to_owned();
-    let short_name = params.require_str("short_name")?.trim().to_lowercase();
+    let full_name = params.require_str("full_name")?;
+    let short_name = params.require_str("short_name")?;
     let bot_type = match params.take_int("bot_type")? {
         None => BotType::Generic,
         Some(code) => u8::try_from(code)
@@ -101,15 +92,7 @@ pub async fn create_bot(
         let _ = params.take_str(known);
     }
     let ignored = params.into_ignored();
-    if full_name.is_empty() {
-        return Err(ApiError::bad_request("Name too short!").into());
-    }
-    if full_name.chars().count() > MAX_FULL_NAME_CHARS {
-        return Err(ApiError::bad_request("Name too long!").into());
-    }
-    if !valid_short_name(&short_name) {
-        return Err(ApiError::bad_request("Bad name or username").into());
-    }
+    let full_name = check_full_name(&full_name)?;
     let owner_id = caller.user_id;
     let created = state
         .store()
@@ -117,6 +100,7 @@ pub async fn create_bot(
             let domain = store::realm(conn)?
                 .map(|realm| realm.bot_domain)
                 .unwrap_or_default();
+            let short_name = check_short_name(&short_name, &domain)?;
             let email = format!("{short_name}-bot@{domain}");
             let email_for_avatar = email.clone();
             if store::user_by_email(conn, &email)?.is_some() {

@@ -12,7 +12,7 @@ use super::users::{NewUser, RealmRow, insert_realm, insert_user};
 use crate::clock::{iso8601, now_unix};
 use crate::error::{Error, Result};
 use crate::keys::{generate_api_key, has_api_key_format};
-use crate::names::check_stream_name;
+use crate::names::{check_full_name, check_stream_name};
 
 /// Zulip's own address for the system bot that tells owners about their bots.
 pub const NOTIFICATION_BOT_EMAIL: &str = "notification-bot@zulip.com";
@@ -231,13 +231,12 @@ fn parse_users(values: &[Value]) -> Result<Vec<NewUser>> {
         if !keys.insert(api_key.clone()) {
             return Err(fail("duplicate api_key".into()));
         }
-        if user.full_name.trim().is_empty() {
-            return Err(fail("full_name is empty".into()));
-        }
+        let full_name = check_full_name(&user.full_name)
+            .map_err(|error| fail(format!("full_name {:?}: {}", user.full_name, error.msg)))?;
         users.push(NewUser {
             user_id: user.user_id,
             email: user.email,
-            full_name: user.full_name,
+            full_name,
             role,
             bot_type,
             bot_owner_id: user.bot_owner_id,
@@ -321,9 +320,27 @@ mod tests {
             "users": [{"email": "a@g.test", "full_name": "A", "role": "king"}]}));
         assert!(text.contains("role \"king\""), "{text}");
         let text = error_text(json!({"realm": realm,
-            "users": [{"email": "b@g.test", "full_name": "B", "role": "member",
+            "users": [{"email": "b@g.test", "full_name": "Bo", "role": "member",
                        "bot_type": 2, "bot_owner_id": 9}]}));
         assert!(text.contains("bot_owner_id 9"), "{text}");
+    }
+
+    #[test]
+    fn full_names_follow_zulips_rules() {
+        let realm = json!({"name": "G", "url": "http://g.test"});
+        for (name, problem) in [
+            ("B", "Name too short!"),
+            ("Eve\u{202E}gnp", "Invalid characters in name!"),
+            ("<b>*x*</b>", "Invalid characters in name!"),
+            ("Ada|7", "Invalid format!"),
+        ] {
+            let text = error_text(json!({"realm": realm,
+                "users": [{"email": "b@g.test", "full_name": name, "role": "member"}]}));
+            assert!(
+                text.contains("users[0] (b@g.test): full_name") && text.contains(problem),
+                "{text}"
+            );
+        }
     }
 
     #[test]
