@@ -1,6 +1,5 @@
 //! Deactivating and reactivating bots: `DELETE /bots/{id}` and
 //! `POST /users/{id}/reactivate` (Zulip's rules: a bot's owner or an administrator).
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use weir_tests::*;
 
@@ -20,14 +19,13 @@ async fn hello(server: &TestServer, key: &str) -> Resp {
 
 async fn is_active(server: &TestServer, user_id: u64) -> bool {
     let users = server.as_user(&OWNER).get("/users", &[]).await;
-    users.ok()["members"]
+    let user = users.ok()["members"]
         .as_array()
-        .unwrap()
-        .iter()
-        .find(|user| user["user_id"] == user_id)
-        .unwrap_or_else(|| panic!("user {user_id} not listed\n{}", users.debug()))["is_active"]
+        .and_then(|members| members.iter().find(|user| user["user_id"] == user_id))
+        .unwrap_or_else(|| panic!("user {user_id} not listed\n{}", users.debug()));
+    user["is_active"]
         .as_bool()
-        .unwrap()
+        .unwrap_or_else(|| panic!("`is_active` is not a boolean\n{}", users.debug()))
 }
 
 #[tokio::test]

@@ -253,7 +253,7 @@ mod tests {
     fn built(spec: &WebhookUrlSpec) -> String {
         build(SITE, spec, &Secret::new(KEY))
             .map(|url| url.expose().to_owned())
-            .unwrap_or_else(|error| panic!("{error}"))
+            .unwrap()
     }
 
     #[test]

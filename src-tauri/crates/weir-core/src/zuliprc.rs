@@ -405,7 +405,7 @@ mod tests {
     fn rendered_text_parses_back() {
         let key = Secret::new("abcdefghijklmnopqrstuvwxyz012345");
         let text = render("hook-bot@example.com", &key, "https://chat.example.com");
-        let rc = parse(text.expose()).unwrap_or_else(|error| panic!("{error}"));
+        let rc = parse(text.expose()).unwrap();
         assert_eq!(rc.email, "hook-bot@example.com");
         assert_eq!(rc.key, key);
         assert_eq!(rc.site, "https://chat.example.com");

@@ -3,7 +3,6 @@
 //! expect. The fixtures are Zulip's, not Weir's, so they are not in this repository:
 //! point `WEIR_ZULIP_BITBUCKET2_FIXTURES` at a directory holding them to run this test;
 //! without it the test says so and passes.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;

@@ -124,8 +124,6 @@ fn refused(error: &ApiError) -> DryRun {
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used)]
-
     use super::*;
 
     fn run(integration: &str, query: &str, headers: &[(&'static str, &str)], body: &str) -> DryRun {

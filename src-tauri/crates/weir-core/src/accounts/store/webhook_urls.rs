@@ -119,7 +119,6 @@ fn url_from_row(row: &Row<'_>) -> rusqlite::Result<RememberedUrl> {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
     use crate::accounts::AccountRecord;
