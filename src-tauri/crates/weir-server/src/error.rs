@@ -82,12 +82,44 @@ pub enum Error {
     Database(#[from] rusqlite::Error),
     #[error("the database writer has stopped")]
     WriterStopped,
+    /// The disk under the database refused a write (the change was rolled back).
+    #[error("{0}")]
+    Storage(Storage),
     #[error("invalid seed: {0}")]
     Seed(String),
     #[error("{0}")]
     Io(#[from] std::io::Error),
     #[error("internal error: {0}")]
     Internal(String),
+}
+
+/// Why the disk refused a write: said plainly to the client, who can do nothing about
+/// it but should not retry blindly, while reads keep working.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum Storage {
+    #[error("The server's disk is full: nothing was saved")]
+    DiskFull,
+    #[error("The server's data directory is read-only: nothing was saved")]
+    ReadOnly,
+}
+
+impl Storage {
+    /// The storage failure behind a SQLite error, if that is what it is.
+    pub fn of(error: &rusqlite::Error) -> Option<Self> {
+        match error.sqlite_error_code()? {
+            rusqlite::ErrorCode::DiskFull => Some(Self::DiskFull),
+            rusqlite::ErrorCode::ReadOnly => Some(Self::ReadOnly),
+            _ => None,
+        }
+    }
+
+    fn into_api_error(self) -> ApiError {
+        let status = match self {
+            Self::DiskFull => StatusCode::INSUFFICIENT_STORAGE,
+            Self::ReadOnly => StatusCode::SERVICE_UNAVAILABLE,
+        };
+        ApiError::bad_request(self.to_string()).status(status)
+    }
 }
 
 impl From<ApiError> for Error {
@@ -133,6 +165,14 @@ impl IntoResponse for Error {
     fn into_response(self) -> Response {
         match self {
             Self::Api(error) => error.into_response(),
+            Self::Storage(storage) => {
+                tracing::error!(error = %storage, "request failed");
+                storage.into_api_error().into_response()
+            }
+            Self::Database(error) if let Some(storage) = Storage::of(&error) => {
+                tracing::error!(%error, "request failed");
+                storage.into_api_error().into_response()
+            }
             other => {
                 tracing::error!(error = %other, "request failed");
                 ApiError::bad_request("Internal server error")

@@ -39,7 +39,7 @@ const WRITER_CACHE_KIB: i64 = 64 * 1024;
 /// Read connections kept open between requests.
 const MAX_IDLE_READERS: usize = 8;
 
-use writer::Job;
+use writer::{Commit, Job};
 
 /// Handle to the database: cheap to clone, shared by every request.
 #[derive(Clone)]
@@ -75,11 +75,12 @@ where
         self.heavy
     }
 
-    fn finish(self: Box<Self>, committed: bool) {
+    fn finish(self: Box<Self>, commit: Commit) {
         // A failed job's own error stands; success counts only once committed.
-        let outcome = match self.outcome {
-            Some(Err(error)) => Err(error),
-            Some(Ok(value)) if committed => Ok(value),
+        let outcome = match (self.outcome, commit) {
+            (Some(Err(error)), _) => Err(error),
+            (Some(Ok(value)), Commit::Done) => Ok(value),
+            (_, Commit::RolledBack(Some(storage))) => Err(E::from(Error::Storage(storage))),
             _ => Err(E::from(Error::WriterStopped)),
         };
         let _ = self.reply.send(outcome);
@@ -267,6 +268,47 @@ impl ReaderPool {
 }
 
 fn open_connection(path: &Path, read_only: bool) -> Result<Connection> {
+    match open_wal(path, read_only) {
+        Err(Error::Database(error))
+            if matches!(
+                error.sqlite_error_code(),
+                Some(rusqlite::ErrorCode::CannotOpen | rusqlite::ErrorCode::ReadOnly)
+            ) && path.is_file()
+                && !has_log(path) =>
+        {
+            open_immutable(path)
+        }
+        opened => opened,
+    }
+}
+
+/// Whether a write-ahead log with content lies beside the database.
+fn has_log(path: &Path) -> bool {
+    let mut log = path.as_os_str().to_owned();
+    log.push("-wal");
+    std::fs::metadata(log).is_ok_and(|meta| meta.len() > 0)
+}
+
+/// A database closed cleanly in a directory the server cannot write (a read-only mount):
+/// WAL mode would need to create its shared-memory file beside it, so it is opened as
+/// immutable instead. Reads work; every write fails with `SQLITE_READONLY`, which the
+/// client hears as a plain 503. (With a log beside it, SQLite reads it as usual.)
+fn open_immutable(path: &Path) -> Result<Connection> {
+    let escaped = path
+        .to_string_lossy()
+        .replace('%', "%25")
+        .replace('?', "%3f")
+        .replace('#', "%23");
+    let flags = OpenFlags::SQLITE_OPEN_READ_ONLY
+        | OpenFlags::SQLITE_OPEN_URI
+        | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let conn = Connection::open_with_flags(format!("file:{escaped}?immutable=1"), flags)?;
+    conn.pragma_update(None, "foreign_keys", "ON")?;
+    tracing::warn!(path = %path.display(), "the database is read-only: serving reads, refusing writes");
+    Ok(conn)
+}
+
+fn open_wal(path: &Path, read_only: bool) -> Result<Connection> {
     let flags = if read_only {
         OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX
     } else {

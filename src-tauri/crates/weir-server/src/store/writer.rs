@@ -14,6 +14,7 @@ use tokio::sync::mpsc;
 use super::cache::UserCache;
 use super::checkpoint::{self, Checkpoints, Step};
 use super::targets::PostTargets;
+use crate::error::Storage;
 
 /// How many queued jobs one commit may carry: bounds how long one group occupies a
 /// runtime thread, and the latency of its first job.
@@ -29,10 +30,18 @@ pub trait Job: Send {
         false
     }
     /// Answers the request: the kept outcome if the group committed, else an error.
-    fn finish(self: Box<Self>, committed: bool);
+    fn finish(self: Box<Self>, commit: Commit);
 }
 
 /// What the writer empties after a commit that changed what they remember.
+/// How a job's group ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Commit {
+    Done,
+    /// Nothing was saved; when the disk refused the commit, why.
+    RolledBack(Option<Storage>),
+}
+
 pub struct Caches {
     pub users: Arc<UserCache>,
     pub targets: Arc<PostTargets>,
@@ -66,20 +75,21 @@ pub async fn run(
             }
         }
         let heavy = group.iter().any(|job| job.is_heavy());
-        let committed = match off_async_threads(heavy, || run_group(&conn, &mut group)) {
-            Ok(committed) => committed,
+        let commit = match off_async_threads(heavy, || run_group(&conn, &mut group)) {
+            Ok(true) => Commit::Done,
+            Ok(false) => Commit::RolledBack(None),
             Err(error) => {
                 tracing::error!(%error, "commit failed; the group's changes were rolled back");
                 if !conn.is_autocommit() {
                     let _ = control(&conn, "ROLLBACK");
                 }
-                false
+                Commit::RolledBack(Storage::of(&error))
             }
         };
         caches.users.invalidate_if_dirty();
         caches.targets.clear_if_stale();
         for job in group.drain(..) {
-            job.finish(committed);
+            job.finish(commit);
         }
         if checkpoints.after_commit().await == Step::CatchUp {
             match checkpoint::run(conn).await {
