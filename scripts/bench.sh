@@ -1,19 +1,26 @@
 #!/usr/bin/env bash
 # Builds the UI and the release binaries, then runs Weir's benchmarks, each next to a
 # baseline measured in the same run, as medians over several rounds. Loopback only.
-#   scripts/bench.sh [webhooks|app|all] [args...]      default: all, with default args
+#   scripts/bench.sh [webhooks|unsubscribe|load|app|all] [args...]   default: all
 #
-#   webhooks  weir-server's webhook ingest next to a minimal axum handler, with a
-#             crash-durability check (SIGKILL + restart) after every weir round
-#   app       Weir's cold start to a usable window and its memory with the demo loaded
-#             (PSS, app + WebKit processes) next to a minimal Tauri app; runs on a virtual
-#             display (xvfb-run) with a private D-Bus session bus (dbus-run-session)
-#   all       both, with their default settings
+#   webhooks     weir-server's webhook ingest next to a minimal axum handler, with a
+#                crash-durability check (SIGKILL + restart) after every weir round
+#   unsubscribe  one request removing 1,000 people from 100 streams in a generated
+#                10,000 x 1,000 organization next to raw SQLite changing the same rows,
+#                and how time grows from 10 x 10 to 1,000 x 100
+#   load         64 clients mixing unsubscribe, subscribe, reads and webhooks, checked
+#                against a serial replay; p50/p99 per endpoint
+#   app          Weir's cold start to a usable window and its memory with the demo
+#                loaded (PSS, app + WebKit processes) next to a minimal Tauri app; runs on
+#                a virtual display (xvfb-run) with a private D-Bus session bus
+#   all          all of them, with their default settings
 #
 # Arguments after the bench name go to that bench only (not with `all`):
 #   scripts/bench.sh webhooks --rounds 3 --seconds 3 --concurrency 16
+#   scripts/bench.sh unsubscribe --rounds 3
+#   scripts/bench.sh load --seconds 30 --clients 64
 #   scripts/bench.sh app --rounds 5 --settle-ms 3000
-#   target/release/weir-bench webhooks --help; target/release/weir-bench app --help
+#   target/release/weir-bench <bench> --help
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
@@ -21,10 +28,10 @@ export PATH="$HOME/.cargo/bin:$PATH"
 bench="${1:-all}"
 [[ $# -gt 0 ]] && shift
 case "$bench" in
-  webhooks | app) ;;
+  webhooks | unsubscribe | load | app) ;;
   all)
     if (($#)); then
-      echo "bench: arguments go to one bench: scripts/bench.sh webhooks|app ARGS..." >&2
+      echo "bench: arguments go to one bench: scripts/bench.sh BENCH ARGS..." >&2
       exit 2
     fi
     ;;
@@ -33,12 +40,12 @@ case "$bench" in
     exit 0
     ;;
   *)
-    echo "bench: unknown bench '$bench' (webhooks, app or all)" >&2
+    echo "bench: unknown bench '$bench' (webhooks, unsubscribe, load, app or all)" >&2
     exit 2
     ;;
 esac
 
-if [[ "$bench" != webhooks ]]; then
+if [[ "$bench" == app || "$bench" == all ]]; then
   for tool in xvfb-run dbus-run-session; do
     command -v "$tool" >/dev/null 2>&1 || {
       echo "bench: the app bench needs $tool (scripts/setup.sh --test installs it)" >&2
@@ -51,8 +58,8 @@ fi
 (cd ui && npm run --silent build)
 cargo build --release --locked -p weir-server -p weir-bench -p weir -p weir-bench-minimal-app
 
-run_webhooks() {
-  target/release/weir-bench webhooks "$@"
+run_server_bench() {
+  target/release/weir-bench "$@"
 }
 
 # A virtual 1280x800 screen, and a private session bus so that nothing autolaunches one.
@@ -73,13 +80,15 @@ run_app() {
 }
 
 case "$bench" in
-  webhooks) run_webhooks "$@" ;;
+  webhooks | unsubscribe | load) run_server_bench "$bench" "$@" ;;
   app) run_app "$@" ;;
   all)
-    # Both run even when the first fails; the status is the first failure's.
+    # All run even when one fails; the status is the first failure's.
     status=0
-    run_webhooks || status=$?
-    echo
+    for server_bench in webhooks unsubscribe load; do
+      run_server_bench "$server_bench" || { code=$?; ((status)) || status=$code; }
+      echo
+    done
     run_app || { code=$?; ((status)) || status=$code; }
     exit "$status"
     ;;

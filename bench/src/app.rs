@@ -31,7 +31,7 @@ use nix::sys::signal::{self, Signal};
 use nix::unistd::Pid;
 
 use crate::Result;
-use crate::process::tail;
+use crate::process::{resolve_bin, tail};
 use crate::report::{median, start_round};
 
 /// The line both apps print when their page makes its first IPC call.
@@ -146,12 +146,15 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 .into(),
         );
     }
-    let weir_bin = resolve_bin(&args.weir_bin, DEFAULT_WEIR_BIN, "weir", "-p weir")?;
+    let weir_bin = resolve_bin(
+        &args.weir_bin,
+        DEFAULT_WEIR_BIN,
+        "(cd ui && npm run build) && cargo build --release -p weir",
+    )?;
     let minimal_bin = resolve_bin(
         &args.minimal_bin,
         DEFAULT_MINIMAL_BIN,
-        "weir-bench-minimal-app",
-        "-p weir-bench-minimal-app",
+        "cargo build --release -p weir-bench-minimal-app",
     )?;
     let (logs, scratch) = crate::process::log_dir(&args.log_dir, "weir-bench-app-logs-")?;
     let setup = Setup {
@@ -162,26 +165,6 @@ pub fn run(args: Args) -> Result<ExitCode> {
         scratch_logs: scratch,
     };
     run_rounds(&setup, &display.to_string_lossy())
-}
-
-/// The default paths are relative to the workspace root; from elsewhere, fall back to
-/// the binary next to this one (all live in `target/release`).
-fn resolve_bin(requested: &Path, default: &str, name: &str, package: &str) -> Result<PathBuf> {
-    if requested.is_file() {
-        return Ok(requested.to_owned());
-    }
-    if requested == Path::new(default) {
-        let sibling = std::env::current_exe()?.with_file_name(name);
-        if sibling.is_file() {
-            return Ok(sibling);
-        }
-    }
-    Err(format!(
-        "no {name} binary at {}: build it with `(cd ui && npm run build) && cargo build \
-         --release {package}` or pass its path",
-        requested.display()
-    )
-    .into())
 }
 
 fn run_rounds(setup: &Setup, display: &str) -> Result<ExitCode> {

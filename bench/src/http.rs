@@ -54,6 +54,27 @@ impl Connection {
         self.send(request).await
     }
 
+    /// A form-encoded request (`DELETE`/`POST`/...) with HTTP basic auth.
+    pub async fn send_form(
+        &mut self,
+        method: Method,
+        uri: Uri,
+        authorization: &str,
+        body: String,
+    ) -> Result<(StatusCode, Bytes)> {
+        let request = Request::builder()
+            .method(method)
+            .uri(uri)
+            .header(HOST, self.host.clone())
+            .header(AUTHORIZATION, HeaderValue::from_str(authorization)?)
+            .header(
+                CONTENT_TYPE,
+                HeaderValue::from_static("application/x-www-form-urlencoded"),
+            )
+            .body(Full::new(Bytes::from(body)))?;
+        self.send(request).await
+    }
+
     async fn send(&mut self, request: Request<Full<Bytes>>) -> Result<(StatusCode, Bytes)> {
         self.sender.ready().await?;
         let response = self.sender.send_request(request).await?;

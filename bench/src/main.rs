@@ -9,8 +9,10 @@ mod app;
 mod http;
 mod load;
 mod minimal;
+mod mixed;
 mod process;
 mod report;
+mod unsubscribe;
 mod webhooks;
 
 use std::process::ExitCode;
@@ -36,6 +38,12 @@ enum Command {
     /// Webhook ingest: weir-server against a minimal axum handler, with a crash-durability
     /// check after every weir round.
     Webhooks(webhooks::Args),
+    /// Mixed load: clients unsubscribing, subscribing, reading and posting webhooks,
+    /// checked against a serial replay, with p50/p99 per endpoint.
+    Load(mixed::Args),
+    /// Unsubscribe at scale: one request removing up to 1,000 people from 100 streams in
+    /// a generated organization, next to raw SQLite changing the same rows.
+    Unsubscribe(unsubscribe::Args),
     /// The minimal axum handler that `webhooks` compares against (started by it).
     BaselineServer(minimal::ServerArgs),
     /// A raw-TCP responder that `webhooks` uses to measure the load client's ceiling.
@@ -46,6 +54,8 @@ fn main() -> ExitCode {
     let outcome = match Cli::parse().command {
         Command::App(args) => app::run(args),
         Command::Webhooks(args) => webhooks::run(args),
+        Command::Unsubscribe(args) => unsubscribe::run(args),
+        Command::Load(args) => mixed::run(args),
         Command::BaselineServer(args) => minimal::run_baseline(args),
         Command::NullServer(args) => minimal::run_null(args),
     };

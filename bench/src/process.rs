@@ -121,6 +121,28 @@ fn cpu_time_of(stat: &str) -> Option<Duration> {
     ))
 }
 
+/// A binary to run: `requested` if it exists. The default paths are relative to the
+/// workspace root; from elsewhere, fall back to the binary of that name next to this one
+/// (all live in `target/release`). `build` is the command that makes it.
+pub fn resolve_bin(requested: &Path, default: &str, build: &str) -> Result<PathBuf> {
+    if requested.is_file() {
+        return Ok(requested.to_owned());
+    }
+    if requested == Path::new(default)
+        && let Some(name) = Path::new(default).file_name()
+    {
+        let sibling = std::env::current_exe()?.with_file_name(name);
+        if sibling.is_file() {
+            return Ok(sibling);
+        }
+    }
+    Err(format!(
+        "no binary at {}: build it with `{build}` or pass its path",
+        requested.display()
+    )
+    .into())
+}
+
 /// Where servers' and apps' logs go: `chosen` if given (created), else a temporary
 /// directory that lives as long as the returned guard.
 pub fn log_dir(

@@ -183,7 +183,11 @@ struct Setup {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    let server_bin = resolve_server_bin(&args.server_bin)?;
+    let server_bin = crate::process::resolve_bin(
+        &args.server_bin,
+        DEFAULT_SERVER_BIN,
+        "cargo build --release -p weir-server",
+    )?;
     let bench_bin = std::env::current_exe()?;
     let (logs, scratch) = crate::process::log_dir(&args.log_dir, "weir-bench-logs-")?;
     let setup = Setup {
@@ -194,26 +198,6 @@ pub fn run(args: Args) -> Result<ExitCode> {
         scratch_logs: scratch,
     };
     runtime()?.block_on(run_rounds(&setup))
-}
-
-/// The default path is relative to the workspace root; from elsewhere, fall back to the
-/// weir-server next to this binary (both live in `target/release`).
-fn resolve_server_bin(requested: &Path) -> Result<PathBuf> {
-    if requested.is_file() {
-        return Ok(requested.to_owned());
-    }
-    if requested == Path::new(DEFAULT_SERVER_BIN) {
-        let sibling = std::env::current_exe()?.with_file_name("weir-server");
-        if sibling.is_file() {
-            return Ok(sibling);
-        }
-    }
-    Err(format!(
-        "no weir-server binary at {}: build it with `cargo build --release -p weir-server` \
-         or pass --server-bin",
-        requested.display()
-    )
-    .into())
 }
 
 async fn run_rounds(setup: &Setup) -> Result<ExitCode> {

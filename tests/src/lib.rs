@@ -18,9 +18,11 @@
 //!   sent; [`webhook`] and [`helloworld`]: posting to incoming webhooks; [`html`]: proving
 //!   rendered HTML harmless.
 //! * [`seed`]: the standard organization every suite shares.
+//! * [`load`]: the mixed load with its serial replay (`tests/load.rs`, `tests/faults.rs`,
+//!   `weir-bench load`).
 //!
 //! Every module's public items are re-exported here, so suites `use weir_tests::*;`
-//! (except [`helloworld`], which only the webhook suites use).
+//! (except [`helloworld`], which only the webhook suites use, and [`load`]).
 
 // This crate is the harness, not test code: clippy's `allow-unwrap-in-tests` and
 // `allow-expect-in-tests` (clippy.toml) do not reach a library, so the workspace's deny
@@ -31,6 +33,7 @@ pub mod api;
 pub mod assert;
 pub mod helloworld;
 pub mod html;
+pub mod load;
 pub mod mailbox;
 pub mod seed;
 pub mod server;

@@ -1,0 +1,18 @@
+//! Fuzzing on stable Rust: property-based targets (proptest) for what a webhook URL and
+//! request may carry, each input also held to a time budget that catches super-linear
+//! blow-ups: `only_events`/`exclude_events` patterns (`filters`) and request bodies and
+//! headers per integration (`webhooks`). weir-server's `tests/fuzz.rs` has the targets
+//! that need the server (requests through the router, seeds, rendering).
+//!
+//! Besides the generated cases, every file in `fuzz/corpus/<target>/` runs as a fixed
+//! input, and proptest records the seeds of failing cases in `fuzz/regressions/`,
+//! replayed first on every run (commit them). `PROPTEST_CASES=N` changes the number of
+//! generated cases per target.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+#[path = "fuzz/filters.rs"]
+mod filters;
+#[path = "fuzz/support.rs"]
+mod support;
+#[path = "fuzz/webhooks.rs"]
+mod webhooks;
