@@ -198,6 +198,11 @@ impl TestServer {
     /// Starts a server seeded with `seed` on a fresh data directory and a free port.
     /// Panics (with the server's output) when it does not come up.
     pub fn start(seed: Value, extra_args: &[&str]) -> TestServer {
+        Self::start_with_env(seed, extra_args, &[])
+    }
+
+    /// Like [`TestServer::start`], with extra environment variables (`RUST_LOG`, ...).
+    pub fn start_with_env(seed: Value, extra_args: &[&str], env: &[(&str, &str)]) -> TestServer {
         let root = tempfile::tempdir().expect("temp dir");
         let data_dir = root.path().join("data");
         std::fs::create_dir(&data_dir).expect("create data dir");
@@ -214,7 +219,7 @@ impl TestServer {
             seed_path.display().to_string(),
         ];
         args.extend(extra_args.iter().map(|a| a.to_string()));
-        match Self::launch(&args, root.path()) {
+        match Self::launch_with_env(&args, root.path(), env) {
             Ok(mut server) => {
                 server.data_dir = data_dir;
                 server._dirs.push(root);
@@ -237,6 +242,15 @@ impl TestServer {
     /// Spawns `weir-server --listen 127.0.0.1:0 ARGS` and waits for its listening line.
     /// `log_dir` receives the server's stderr log. The caller decides the data directory.
     pub fn launch(args: &[String], log_dir: &Path) -> Result<TestServer, LaunchFailure> {
+        Self::launch_with_env(args, log_dir, &[])
+    }
+
+    /// Like [`TestServer::launch`], with extra environment variables.
+    pub fn launch_with_env(
+        args: &[String],
+        log_dir: &Path,
+        env: &[(&str, &str)],
+    ) -> Result<TestServer, LaunchFailure> {
         let stderr_path = log_dir.join(format!(
             "weir-server-{}-{}.stderr.log",
             std::process::id(),
@@ -247,6 +261,7 @@ impl TestServer {
         full_args.extend(args.iter().cloned());
         let mut child = Command::new(server_binary())
             .args(&full_args)
+            .envs(env.iter().copied())
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::from(stderr_file))

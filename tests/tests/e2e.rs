@@ -13,8 +13,12 @@
 //!   (and so the test's Secret Service) is inherited;
 //! * runs `<workspace>/.venv/bin/python -m pytest tests/e2e` (`WEIR_PYTHON` wins when set);
 //! * checks that deleting the WebDriver session quit the app, stops the driver and kills
-//!   whatever it left (only processes it started, by id), and scans the app's files once
-//!   more, after the app closed its databases, for the API key.
+//!   whatever it left (only processes it started, by id);
+//! * runs the app and both servers at `RUST_LOG=trace`, then scans every log and file the
+//!   run left (the app's XDG homes, the driver's and the servers' logs) for every API key
+//!   used in the run: the seeded ones and whatever the servers' databases hold at the end
+//!   (bots created, keys regenerated). Only the keyring and the servers' databases may
+//!   hold a key.
 //!
 //! It needs a display and a private keyring session: run it through `scripts/test.sh`, or
 //! `xvfb-run -a -s "-screen 0 1280x800x24" scripts/with-keyring.sh cargo test -p
@@ -35,7 +39,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
-use weir_tests::{MEMBER, REALM_NAME, TestServer, looks_like_panic, target_dir, workspace_root};
+use weir_tests::{
+    ADMIN, DEACTIVATED, GENERIC_BOT, GUEST, MEMBER, MEMBER2, MODERATOR, OTHER_BOT, OWNER,
+    REALM_NAME, TestServer, WEBHOOK_BOT, looks_like_panic, standard_seed, target_dir,
+    workspace_root,
+};
 
 /// The Tauri identifier: the app's directories are `<XDG home>/dev.weir.desktop`.
 const APP_IDENTIFIER: &str = "dev.weir.desktop";
@@ -63,7 +71,7 @@ fn the_real_app_shows_the_demo_and_imports_a_zuliprc_into_the_keyring() {
     let app = app_binary();
 
     // The second account's organization, and its plaintext zuliprc.
-    let server = TestServer::standard();
+    let server = TestServer::start_with_env(standard_seed(), &[], &[("RUST_LOG", "trace")]);
     let scratch = tempfile::tempdir().expect("temp dir");
     let homes = Homes::create(scratch.path());
     let zuliprc = scratch.path().join("rc").join("zuliprc");
@@ -131,12 +139,22 @@ fn the_real_app_shows_the_demo_and_imports_a_zuliprc_into_the_keyring() {
         "the API key appears in the app's log output\n{report}"
     );
 
-    // Once more with the app closed (its SQLite files checkpointed and closed).
+    // Once more with the app closed (its SQLite files checkpointed and closed): every
+    // key of the run, in every file but the servers' databases (and the seed file the
+    // harness wrote for the test server).
     assert!(!zuliprc.exists(), "the plaintext zuliprc was not deleted");
-    let leaks = files_containing(&[&homes.data, &homes.config, &homes.cache], MEMBER.key);
+    let server_root = server
+        .data_dir
+        .parent()
+        .expect("the server's root")
+        .to_owned();
+    let roots = [scratch.path(), server_root.as_path()];
+    let keys = keys_of_the_run(&roots);
+    assert!(keys.contains(MEMBER.key) && keys.len() > 10, "{keys:?}");
+    let leaks = files_containing_any(&roots, &keys);
     assert!(
         leaks.is_empty(),
-        "after the app quit, the API key is in plaintext in: {leaks:?}"
+        "after the app quit, API keys are in plaintext in: {leaks:#?}"
     );
     assert!(
         homes.data.join(APP_IDENTIFIER).is_dir(),
@@ -329,11 +347,57 @@ fn screenshots(dir: &Path) -> BTreeMap<String, PathBuf> {
         .collect()
 }
 
-/// Every file under `roots` whose bytes contain `needle` (as UTF-8 or UTF-16LE).
-fn files_containing(roots: &[&Path], needle: &str) -> Vec<PathBuf> {
-    let utf8 = needle.as_bytes().to_vec();
-    let utf16: Vec<u8> = needle.encode_utf16().flat_map(u16::to_le_bytes).collect();
-    let mut found = Vec::new();
+/// Files allowed to hold keys: the servers' databases, and the seed file the harness
+/// wrote for the test server (a fixture, not something the app or a server wrote).
+fn may_hold_keys(path: &Path) -> bool {
+    let name = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or_default();
+    name.starts_with("weir.sqlite3") || name == "seed.json"
+}
+
+/// The keys of the run: the standard organization's, and every key in the servers'
+/// databases under `roots` at the end (the app's embedded demo server included).
+fn keys_of_the_run(roots: &[&Path]) -> BTreeSet<String> {
+    let mut keys: BTreeSet<String> = [
+        OWNER,
+        ADMIN,
+        MODERATOR,
+        MEMBER,
+        MEMBER2,
+        GUEST,
+        DEACTIVATED,
+        WEBHOOK_BOT,
+        GENERIC_BOT,
+        OTHER_BOT,
+    ]
+    .iter()
+    .map(|account| account.key.to_owned())
+    .collect();
+    for database in walk(roots)
+        .into_iter()
+        .filter(|path| path.file_name().is_some_and(|n| n == "weir.sqlite3"))
+    {
+        let conn = rusqlite::Connection::open_with_flags(
+            &database,
+            rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY,
+        )
+        .expect("open a server database");
+        let mut statement = conn
+            .prepare("SELECT api_key FROM users")
+            .expect("the users table");
+        let found = statement
+            .query_map([], |row| row.get::<_, String>(0))
+            .expect("read keys");
+        keys.extend(found.map(|key| key.expect("a key")));
+    }
+    keys
+}
+
+/// Every regular file under `roots`.
+fn walk(roots: &[&Path]) -> Vec<PathBuf> {
+    let mut files = Vec::new();
     let mut stack: Vec<PathBuf> = roots.iter().map(|r| r.to_path_buf()).collect();
     while let Some(path) = stack.pop() {
         let Ok(meta) = fs::symlink_metadata(&path) else {
@@ -344,11 +408,33 @@ fn files_containing(roots: &[&Path], needle: &str) -> Vec<PathBuf> {
                 stack.push(entry.path());
             }
         } else if meta.is_file() {
-            let bytes = fs::read(&path).expect("read file");
-            let contains = |n: &[u8]| bytes.windows(n.len()).any(|w| w == n);
-            if contains(&utf8) || contains(&utf16) {
-                found.push(path);
-            }
+            files.push(path);
+        }
+    }
+    files
+}
+
+/// Every file under `roots` (but those that [`may_hold_keys`]) that holds one of `keys`
+/// (32 letters or digits; as UTF-8, or UTF-16 once its zero bytes are dropped), with the
+/// key found. Trace logs are large: each file is read once, its runs of letters and
+/// digits looked up in the set, not searched once per key.
+fn files_containing_any(roots: &[&Path], keys: &BTreeSet<String>) -> Vec<(PathBuf, String)> {
+    let mut found = Vec::new();
+    for path in walk(roots).into_iter().filter(|path| !may_hold_keys(path)) {
+        let Ok(bytes) = fs::read(&path) else {
+            continue; // removed meanwhile
+        };
+        let text: Vec<u8> = bytes.into_iter().filter(|&b| b != 0).collect();
+        let hit = text
+            .split(|b| !b.is_ascii_alphanumeric())
+            .filter(|run| run.len() >= 32)
+            .flat_map(|run| run.windows(32))
+            .find_map(|window| {
+                let window = std::str::from_utf8(window).ok()?;
+                keys.get(window).cloned()
+            });
+        if let Some(key) = hit {
+            found.push((path, key));
         }
     }
     found
@@ -396,6 +482,8 @@ impl Driver {
                 .args(["--port", &port.to_string()])
                 .args(["--native-port", &native_port.to_string()])
                 .env("XDG_DATA_HOME", &homes.data)
+                // The app logs everything it can: no key may be among it.
+                .env("RUST_LOG", "trace")
                 .env("XDG_CONFIG_HOME", &homes.config)
                 .env("XDG_CACHE_HOME", &homes.cache)
                 .stdin(Stdio::null())
