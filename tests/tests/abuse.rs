@@ -206,3 +206,186 @@ async fn random_requests_never_get_a_5xx_or_a_non_json_error() {
     let stderr = server.stderr();
     assert!(!looks_like_panic(&stderr), "{stderr}");
 }
+
+/// What the request is, its method, path and parameters.
+type Worst = (&'static str, Method, String, Vec<Param<'static>>);
+
+/// The worst inputs each endpoint accepts, at the server's limits (1,000 stream names,
+/// 1,000 principals, 10,000 characters of Markdown, 128-character event patterns, 5,000
+/// messages), and the issue's findings, which are now over them: long name and principal
+/// lists, mention-heavy and deeply quoted Markdown, star-heavy filters against a long
+/// event type.
+fn worst_inputs() -> Vec<Worst> {
+    let names = |count: usize| -> Vec<String> { (0..count).map(|n| format!("load-{n}")).collect() };
+    let objects = |names: Vec<String>| -> Vec<serde_json::Value> {
+        names
+            .into_iter()
+            .map(|name| json!({"name": name}))
+            .collect()
+    };
+    let principals: Vec<u64> = (0..1000)
+        .map(|n| [101, 102, 103, 104, 105][n % 5])
+        .collect();
+    let mentions = |count: usize| vec!["#**Verona**"; count].join(" ");
+    let star_filter = json!([format!("{}b", "*".repeat(127))]).to_string();
+    let narrow = json!([{"operator": "channel", "operand": "Verona"}]);
+    let subscriptions = "/users/me/subscriptions".to_owned();
+    vec![
+        (
+            "subscribe 1,000 new streams x 1,000 principals",
+            Method::POST,
+            subscriptions.clone(),
+            vec![
+                ("subscriptions", json!(objects(names(1000)))),
+                ("principals", json!(principals)),
+            ],
+        ),
+        (
+            "unsubscribe 1,000 streams x 1,000 principals",
+            Method::DELETE,
+            subscriptions.clone(),
+            vec![
+                ("subscriptions", json!(names(1000))),
+                ("principals", json!(principals)),
+            ],
+        ),
+        (
+            "unsubscribe 8,000 names x 1,000 principals (over the limit)",
+            Method::DELETE,
+            subscriptions.clone(),
+            vec![
+                ("subscriptions", json!(names(8000))),
+                ("principals", json!(principals)),
+            ],
+        ),
+        (
+            "subscribe 8,000 names (over the limit)",
+            Method::POST,
+            subscriptions,
+            vec![("subscriptions", json!(objects(names(8000))))],
+        ),
+        (
+            "render 10,000 characters of channel mentions",
+            Method::POST,
+            "/messages/render".to_owned(),
+            vec![("content", json!(mentions(10_000 / 12)))],
+        ),
+        (
+            "render 10,000 >",
+            Method::POST,
+            "/messages/render".to_owned(),
+            vec![("content", json!(">".repeat(10_000)))],
+        ),
+        (
+            "render 16,000 channel mentions (over the limit)",
+            Method::POST,
+            "/messages/render".to_owned(),
+            vec![("content", json!(mentions(16_000)))],
+        ),
+        (
+            "render 1 MB of > (over the limit)",
+            Method::POST,
+            "/messages/render".to_owned(),
+            vec![("content", json!(">".repeat(1 << 20)))],
+        ),
+        (
+            "webhook with a 128-character star pattern",
+            Method::POST,
+            format!(
+                "/external/bitbucket2?api_key={}&stream=Engineering&only_events={}",
+                WEBHOOK_BOT.key,
+                percent_encode(&star_filter)
+            ),
+            vec![],
+        ),
+        (
+            "messages 5,000 before",
+            Method::GET,
+            "/messages".to_owned(),
+            vec![
+                ("anchor", json!("newest")),
+                ("num_before", json!(5000)),
+                ("num_after", json!(0)),
+                ("narrow", narrow),
+            ],
+        ),
+        (
+            "register everything",
+            Method::POST,
+            "/register".to_owned(),
+            vec![("include_subscribers", json!(true))],
+        ),
+    ]
+}
+
+/// While each worst input is processed, an unauthenticated client polls
+/// `/server_settings`: every poll is answered within the budget (a stall of seconds is
+/// what the issue found), p50/p99 are printed, and no worst input gets a 5xx.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn server_settings_stays_responsive_while_the_worst_inputs_run() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::time::{Duration, Instant};
+
+    const BUDGET: Duration = Duration::from_secs(2);
+    let server = TestServer::standard();
+    let owner = server.as_user(&OWNER);
+    let anon = server.anon();
+    for (what, method, path, params) in worst_inputs() {
+        let done = Arc::new(AtomicBool::new(false));
+        let poller = tokio::spawn({
+            let (anon, done) = (anon.clone(), Arc::clone(&done));
+            async move {
+                let mut latencies = Vec::new();
+                while !done.load(Ordering::Acquire) {
+                    let started = Instant::now();
+                    anon.get("/server_settings", &[]).await.ok();
+                    latencies.push(started.elapsed());
+                    tokio::time::sleep(Duration::from_millis(10)).await;
+                }
+                latencies
+            }
+        });
+        let started = Instant::now();
+        let r = match method {
+            Method::GET => owner.get(&path, &params).await,
+            Method::DELETE => owner.delete(&path, &params).await,
+            _ if path.starts_with("/external/") => {
+                let request = owner
+                    .request_unauthenticated(Method::POST, &path)
+                    .header("X-Event-Key", "a".repeat(200))
+                    .body(r#"{"push": {"changes": []}}"#);
+                owner.send(request, what).await
+            }
+            _ => owner.post(&path, &params).await,
+        };
+        let took = started.elapsed();
+        done.store(true, Ordering::Release);
+        let mut latencies = poller.await.unwrap();
+        latencies.sort();
+        let at = |q: f64| {
+            latencies[((q * latencies.len() as f64).ceil() as usize).clamp(1, latencies.len()) - 1]
+        };
+        println!(
+            "{what}: {} in {took:?}; /server_settings meanwhile: {} polls, p50 {:?}, p99 {:?}",
+            r.status,
+            latencies.len(),
+            at(0.5),
+            at(0.99)
+        );
+        r.not_5xx();
+        if !what.contains("over the limit") {
+            assert_eq!(
+                r.status,
+                200,
+                "the worst accepted input was refused\n{}",
+                r.debug()
+            );
+        }
+        let worst = latencies.last().copied().unwrap_or_default();
+        assert!(
+            worst <= BUDGET,
+            "{what}: /server_settings took {worst:?} while it ran (budget {BUDGET:?})"
+        );
+    }
+}
