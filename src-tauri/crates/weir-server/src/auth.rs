@@ -69,14 +69,32 @@ fn basic_credentials(headers: &HeaderMap) -> Result<(String, String), ApiError> 
 /// Checks an e-mail and API key; errors use the REST API's 401 texts.
 pub async fn authenticate(state: &AppState, headers: &HeaderMap) -> Result<Arc<UserRow>, Error> {
     let (email, key) = basic_credentials(headers)?;
-    if !has_api_key_format(&key) {
+    let store = state.store();
+    check_credentials(&email, &key, |key| store.cached_user_by_api_key(key)).await
+}
+
+/// Zulip's `access_user_by_api_key`: the key is looked up first and the e-mail then
+/// compared with its owner's, so that a known and an unknown e-mail take the same path
+/// (one lookup, by key) and the time taken reveals nothing about which e-mails exist.
+async fn check_credentials<'k, F, L>(
+    email: &str,
+    key: &'k str,
+    lookup: F,
+) -> Result<Arc<UserRow>, Error>
+where
+    F: FnOnce(&'k str) -> L,
+    L: Future<Output = crate::error::Result<Option<Arc<UserRow>>>>,
+{
+    if !has_api_key_format(key) {
         return Err(ApiError::unauthorized("Malformed API key").into());
     }
-    let user = state
-        .store()
-        .cached_user_by_email(&email)
+    let user = lookup(key)
         .await?
-        .filter(|user| !user.is_system_bot && keys_match(&key, &user.api_key))
+        .filter(|user| {
+            !user.is_system_bot
+                && keys_match(key, &user.api_key)
+                && user.email.to_lowercase() == email.trim().to_lowercase()
+        })
         .ok_or_else(|| ApiError::unauthorized("Invalid API key"))?;
     if !user.is_active {
         return Err(ApiError::unauthorized("Account is deactivated").into());
@@ -186,6 +204,65 @@ mod tests {
                 .unwrap_or_default(),
             "Not logged in: API authentication or user session required"
         );
+    }
+
+    fn user(email: &str, key: &str) -> Arc<UserRow> {
+        Arc::new(UserRow {
+            user_id: 8,
+            email: email.to_owned(),
+            full_name: "Ada Okafor".to_owned(),
+            role: zulip_api::Role::Member,
+            bot_type: None,
+            bot_owner_id: None,
+            api_key: key.to_owned(),
+            is_active: true,
+            is_system_bot: false,
+            date_joined: String::new(),
+            timezone: String::new(),
+        })
+    }
+
+    /// Runs `check_credentials` against an organization of one, recording each lookup.
+    fn check(email: &str, key: &str) -> (Result<i64, String>, Vec<String>) {
+        let known = user("ada@globex.test", &"K".repeat(32));
+        let lookups = std::cell::RefCell::new(Vec::new());
+        let lookup = |key: &str| {
+            lookups.borrow_mut().push(format!("key {key}"));
+            let found = (key == known.api_key).then(|| Arc::clone(&known));
+            std::future::ready(Ok(found))
+        };
+        let outcome = block_on_ready(check_credentials(email, key, lookup));
+        let outcome = outcome
+            .map(|user| user.user_id)
+            .map_err(|error| error.to_string());
+        (outcome, lookups.into_inner())
+    }
+
+    /// Polls a future that never waits (the lookups here are ready at once).
+    fn block_on_ready<F: Future>(future: F) -> F::Output {
+        let mut future = std::pin::pin!(future);
+        let mut context = std::task::Context::from_waker(std::task::Waker::noop());
+        loop {
+            if let std::task::Poll::Ready(output) = future.as_mut().poll(&mut context) {
+                return output;
+            }
+        }
+    }
+
+    #[test]
+    fn known_and_unknown_emails_take_the_same_path() {
+        let wrong = "W".repeat(32);
+        let right = "K".repeat(32);
+        let known = check("ada@globex.test", &wrong);
+        let unknown = check("nobody@globex.test", &wrong);
+        assert_eq!(known.0, Err("Invalid API key".to_owned()));
+        assert_eq!(known, unknown, "same answer and the same lookups");
+        assert_eq!(known.1, vec![format!("key {wrong}")]);
+        // Someone else's e-mail with a valid key is refused after the same one lookup.
+        let (outcome, lookups) = check("nobody@globex.test", &right);
+        assert_eq!(outcome, Err("Invalid API key".to_owned()));
+        assert_eq!(lookups, vec![format!("key {right}")]);
+        assert_eq!(check(" ADA@globex.test", &right).0, Ok(8));
     }
 
     #[test]
