@@ -354,3 +354,52 @@ async fn mentions_never_land_inside_an_attribute() {
             .contains("data-stream-id=\"11\"")
     );
 }
+
+// ------------------------------------------------------- finding 10: one body limit
+
+/// `subscriptions=["xxx…"]` as a form body and as a multipart body of the same size.
+fn bodies(name_len: usize) -> [(&'static str, Vec<u8>); 2] {
+    let value = json!(["x".repeat(name_len)]).to_string();
+    let form = form_body(&[("subscriptions", json!(["x".repeat(name_len)]))]).into_bytes();
+    let boundary = "weirboundary7MA4YWxkTrZu0gW";
+    let multipart = format!(
+        "--{boundary}\r\nContent-Disposition: form-data; name=\"subscriptions\"\r\n\r\n\
+         {value}\r\n--{boundary}--\r\n"
+    )
+    .into_bytes();
+    [
+        ("application/x-www-form-urlencoded", form),
+        (
+            "multipart/form-data; boundary=weirboundary7MA4YWxkTrZu0gW",
+            multipart,
+        ),
+    ]
+}
+
+#[tokio::test]
+async fn multipart_and_form_bodies_share_one_limit_and_one_answer() {
+    let server = TestServer::standard();
+    let member = server.as_user(&MEMBER);
+    for (name_len, status, msg) in [
+        (
+            3 << 20,
+            400,
+            "Channel name too long (limit: 60 characters).",
+        ),
+        (6 << 20, 413, "Request body too large (limit: 5 MiB)"),
+    ] {
+        for (content_type, body) in bodies(name_len) {
+            let request = member
+                .request(Method::DELETE, "/users/me/subscriptions")
+                .header("Content-Type", content_type)
+                .body(body);
+            let r = member.send(request, content_type).await;
+            assert_eq!(
+                (r.status, r.json["msg"].as_str()),
+                (status, Some(msg)),
+                "{}",
+                r.debug()
+            );
+        }
+    }
+}

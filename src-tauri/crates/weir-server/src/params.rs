@@ -187,6 +187,10 @@ impl FromRequest<AppState> for Params {
             .unwrap_or_default()
             .to_ascii_lowercase();
         if content_type.starts_with("multipart/form-data") {
+            // Read like any other body first: one limit, one 413, for every encoding.
+            let (parts, body) = request.into_parts();
+            let body = read_body(body).await?;
+            let request = Request::from_parts(parts, axum::body::Body::from(body));
             let mut multipart = axum::extract::Multipart::from_request(request, state)
                 .await
                 .map_err(|_| ApiError::bad_request("Malformed multipart body"))?;

@@ -74,6 +74,11 @@ pub fn routes(state: AppState) -> Router {
             ApiError::bad_request("Method Not Allowed")
                 .status(axum::http::StatusCode::METHOD_NOT_ALLOWED)
         })
+        // Bodies are bounded by `params::read_body`; axum's own 2 MiB default would
+        // refuse multipart bodies that form bodies of the same size pass.
+        .layer(axum::extract::DefaultBodyLimit::max(
+            crate::params::MAX_BODY_BYTES,
+        ))
         .with_state(state)
 }
 
