@@ -19,7 +19,8 @@ pub struct Zuliprc {
     pub client_cert_key: Option<PathBuf>,
 }
 
-/// Why a zuliprc could not be used. Messages never contain the API key.
+/// Why a zuliprc could not be used. Messages never quote the file: a line number and
+/// what was expected (a file picked by mistake may hold anything, the key included).
 #[derive(Debug, thiserror::Error)]
 pub enum ZuliprcError {
     #[error("cannot read {path}: {source}")]
@@ -28,26 +29,37 @@ pub enum ZuliprcError {
         #[source]
         source: std::io::Error,
     },
-    #[error("line {line}: {reason}{}", excerpt.as_ref().map(|t| format!(": `{t}`")).unwrap_or_default())]
-    BadLine {
-        line: usize,
-        reason: &'static str,
-        /// The offending line, left out when it may hold the key.
-        excerpt: Option<String>,
-    },
+    #[error("{path} is not a regular file")]
+    NotAFile { path: PathBuf },
+    #[error("{path} is larger than a zuliprc can be ({MAX_ZULIPRC_BYTES} bytes)")]
+    TooLarge { path: PathBuf },
+    #[error("line {line}: {reason}")]
+    BadLine { line: usize, reason: &'static str },
     #[error("the file has no [api] section")]
     MissingSection,
     #[error("`{0}` is missing from the [api] section")]
     MissingKey(&'static str),
-    #[error("line {line}: `{key}` is set twice in the [api] section")]
-    DuplicateKey { line: usize, key: String },
-    #[error("insecure is set to '{0}'; it must be 'true' or 'false' if it is used")]
-    BadInsecure(String),
+    /// `key` is the setting's name when it is one zuliprc files use, else "a setting".
+    #[error("line {line}: {key} is set twice in the [api] section")]
+    DuplicateKey { line: usize, key: &'static str },
+    #[error("insecure must be 'true' or 'false' if it is used")]
+    BadInsecure,
     #[error("the API key is invalid: {0}")]
     InvalidKey(String),
-    #[error(transparent)]
+    #[error("site is not a usable server address: {}", .0.reason)]
     InvalidSite(#[from] InvalidSite),
 }
+
+/// The settings zuliprc files use, the only names an error may repeat.
+const KNOWN_SETTINGS: [&str; 7] = [
+    "email",
+    "key",
+    "site",
+    "insecure",
+    "cert_bundle",
+    "client_cert",
+    "client_cert_key",
+];
 
 /// Checks the shape of an API key: exactly 32 ASCII letters or digits. The error message
 /// describes the problem without repeating the key.
@@ -64,13 +76,15 @@ pub fn validate_api_key(key: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// A zuliprc is a few lines; anything larger was picked by mistake.
+pub const MAX_ZULIPRC_BYTES: u64 = 64 * 1024;
+
 /// Reads and parses a zuliprc file. Relative certificate paths are resolved against the
-/// file's directory and a leading `~/` against the home directory.
+/// file's directory and a leading `~/` against the home directory. Only a regular file
+/// (a symbolic link to one is followed) of at most [`MAX_ZULIPRC_BYTES`] is read: a
+/// device or a pipe could be read forever.
 pub fn load(path: &Path) -> Result<Zuliprc, ZuliprcError> {
-    let text = std::fs::read_to_string(path).map_err(|source| ZuliprcError::Read {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let text = read_limited(path)?;
     let mut rc = parse(&text)?;
     let base = path.parent().unwrap_or_else(|| Path::new("."));
     for slot in [
@@ -107,11 +121,7 @@ pub fn parse(text: &str) -> Result<Zuliprc, ZuliprcError> {
         }
         if let Some(rest) = line.strip_prefix('[') {
             let Some(name) = rest.strip_suffix(']') else {
-                return Err(bad_line(
-                    line_no,
-                    "a section header must end with ']'",
-                    line,
-                ));
+                return Err(bad_line(line_no, "a section header must end with ']'"));
             };
             let is_api = name.trim().eq_ignore_ascii_case("api");
             seen_api |= is_api;
@@ -119,7 +129,7 @@ pub fn parse(text: &str) -> Result<Zuliprc, ZuliprcError> {
             continue;
         }
         let Some(split) = line.find(['=', ':']) else {
-            return Err(bad_line(line_no, "expected `name = value`", line));
+            return Err(bad_line(line_no, "expected `name = value`"));
         };
         let name = line[..split].trim().to_ascii_lowercase();
         let value = line[split + 1..].trim();
@@ -127,19 +137,19 @@ pub fn parse(text: &str) -> Result<Zuliprc, ZuliprcError> {
             return Err(bad_line(
                 line_no,
                 "a setting needs a name before '=' or ':'",
-                line,
             ));
         }
         match in_api {
-            None => return Err(bad_line(line_no, "a setting outside any [section]", line)),
+            None => return Err(bad_line(line_no, "a setting outside any [section]")),
             Some(false) => continue,
             Some(true) => {}
         }
         if values.iter().any(|(existing, _)| *existing == name) {
-            return Err(ZuliprcError::DuplicateKey {
-                line: line_no,
-                key: name,
-            });
+            let key = KNOWN_SETTINGS
+                .into_iter()
+                .find(|known| *known == name)
+                .unwrap_or("a setting");
+            return Err(ZuliprcError::DuplicateKey { line: line_no, key });
         }
         values.push((name, value.to_string()));
     }
@@ -167,7 +177,7 @@ pub fn parse(text: &str) -> Result<Zuliprc, ZuliprcError> {
         None => false,
         Some(value) if value.eq_ignore_ascii_case("true") => true,
         Some(value) if value.eq_ignore_ascii_case("false") => false,
-        Some(value) => return Err(ZuliprcError::BadInsecure(value.to_string())),
+        Some(_) => return Err(ZuliprcError::BadInsecure),
     };
     let path = |name: &str| get(name).filter(|v| !v.is_empty()).map(expand_home);
 
@@ -191,14 +201,32 @@ pub fn render(email: &str, key: &Secret, site: &str) -> Secret {
     ))
 }
 
-fn bad_line(line: usize, reason: &'static str, text: &str) -> ZuliprcError {
-    // A malformed `key ...` line may hold the API key: never echo it.
-    let may_hold_key = text.to_ascii_lowercase().starts_with("key");
-    ZuliprcError::BadLine {
-        line,
-        reason,
-        excerpt: (!may_hold_key).then(|| text.chars().take(80).collect()),
+fn read_limited(path: &Path) -> Result<String, ZuliprcError> {
+    use std::io::Read;
+    let unreadable = |source| ZuliprcError::Read {
+        path: path.to_path_buf(),
+        source,
+    };
+    let file = std::fs::File::open(path).map_err(unreadable)?;
+    if !file.metadata().map_err(unreadable)?.is_file() {
+        return Err(ZuliprcError::NotAFile {
+            path: path.to_path_buf(),
+        });
     }
+    let mut text = String::new();
+    file.take(MAX_ZULIPRC_BYTES + 1)
+        .read_to_string(&mut text)
+        .map_err(unreadable)?;
+    if text.len() as u64 > MAX_ZULIPRC_BYTES {
+        return Err(ZuliprcError::TooLarge {
+            path: path.to_path_buf(),
+        });
+    }
+    Ok(text)
+}
+
+fn bad_line(line: usize, reason: &'static str) -> ZuliprcError {
+    ZuliprcError::BadLine { line, reason }
 }
 
 fn expand_home(value: &str) -> PathBuf {
@@ -297,10 +325,10 @@ mod tests {
     }
 
     #[test]
-    fn a_bad_insecure_value_is_named() {
+    fn a_bad_insecure_value_says_what_is_expected() {
         let error = parse(&format!("{}insecure=yes\n", full())).unwrap_err();
-        assert!(matches!(&error, ZuliprcError::BadInsecure(v) if v == "yes"));
-        assert!(error.to_string().contains("'yes'"), "{error}");
+        assert!(matches!(&error, ZuliprcError::BadInsecure));
+        assert!(error.to_string().contains("'true' or 'false'"), "{error}");
     }
 
     #[test]
@@ -348,6 +376,63 @@ mod tests {
     }
 
     #[test]
+    fn errors_never_quote_the_file() {
+        let secret = "s3cr3t-value-from-some-other-file";
+        for text in [
+            format!("{}this is {secret}\n", full()),
+            format!("[api\n{secret}\n"),
+            format!("{secret} = 1\n[api]\n"),
+            rc(&format!(
+                "email=a@b.c\nkey={KEY}\nsite=x.com\ninsecure={secret}\n"
+            )),
+            rc(&format!("email=a@b.c\nkey={KEY}\nsite=ftp://{secret}\n")),
+            rc(&format!(
+                "email=a@b.c\nkey={KEY}\nsite=x.com\n{secret}=1\n{secret}=2\n"
+            )),
+        ] {
+            let error = parse(&text).unwrap_err().to_string();
+            assert!(!error.contains(secret), "{error}");
+        }
+    }
+
+    #[test]
+    fn only_a_small_regular_file_is_read() {
+        let dir = tempfile::tempdir().unwrap();
+        // A device reads as empty (or forever): it is refused before any reading.
+        let error = load(Path::new("/dev/null")).unwrap_err();
+        assert!(matches!(error, ZuliprcError::NotAFile { .. }), "{error:?}");
+        assert!(matches!(
+            load(dir.path()),
+            Err(ZuliprcError::NotAFile { .. }) | Err(ZuliprcError::Read { .. })
+        ));
+        let big = dir.path().join("big");
+        std::fs::write(&big, format!("{}#{}\n", full(), "x".repeat(70_000))).unwrap();
+        assert!(matches!(load(&big), Err(ZuliprcError::TooLarge { .. })));
+        let fine = dir.path().join("zuliprc");
+        std::fs::write(&fine, full()).unwrap();
+        assert!(load(&fine).is_ok());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn only_a_regular_zuliprc_is_deleted() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("zuliprc");
+        std::fs::write(&real, full()).unwrap();
+        let link = dir.path().join("link");
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        let other = dir.path().join("notes.txt");
+        std::fs::write(&other, "not a zuliprc").unwrap();
+
+        assert!(crate::delete_zuliprc(&link).is_err());
+        assert!(crate::delete_zuliprc(&other).is_err());
+        assert!(crate::delete_zuliprc(dir.path()).is_err());
+        assert!(link.exists() && other.exists());
+        crate::delete_zuliprc(&real).unwrap();
+        assert!(!real.exists());
+    }
+
+    #[test]
     fn a_bad_line_is_reported_with_its_number() {
         let error = parse(&format!("{}this is not a setting\n", full())).unwrap_err();
         match &error {
@@ -372,7 +457,10 @@ mod tests {
     #[test]
     fn a_duplicate_setting_is_an_error() {
         let error = parse(&format!("{}email=b@c.d\n", full())).unwrap_err();
-        assert!(matches!(error, ZuliprcError::DuplicateKey { ref key, .. } if key == "email"));
+        assert!(matches!(
+            error,
+            ZuliprcError::DuplicateKey { key: "email", .. }
+        ));
     }
 
     #[test]

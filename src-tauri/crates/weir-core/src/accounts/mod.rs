@@ -273,9 +273,17 @@ impl Accounts {
     }
 }
 
-/// Deletes a plaintext zuliprc after its key was imported. Only a file that parses as
-/// a zuliprc is deleted, so this cannot be used to remove arbitrary files.
+/// Deletes a plaintext zuliprc after its key was imported. Only a regular file (not a
+/// link, a directory or a device) that parses as a zuliprc is deleted, so this cannot be
+/// used to remove arbitrary files.
 pub fn delete_zuliprc(path: &Path) -> Result<(), CoreError> {
+    let regular = std::fs::symlink_metadata(path).is_ok_and(|meta| meta.is_file());
+    if !regular {
+        return Err(zuliprc::ZuliprcError::NotAFile {
+            path: path.to_path_buf(),
+        }
+        .into());
+    }
     zuliprc::load(path)?;
     std::fs::remove_file(path).map_err(|source| CoreError::Io {
         context: format!("cannot delete {}", path.display()),
