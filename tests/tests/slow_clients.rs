@@ -196,3 +196,43 @@ async fn connections_beyond_the_cap_are_answered_503_and_the_rest_keep_working()
         "no connection was served after the held ones closed"
     );
 }
+
+/// Requests the HTTP layer itself refuses (a malformed request line or header, a URI
+/// or headers too long) still get a Zulip-shaped JSON error (issue 11, finding 10).
+#[tokio::test]
+async fn protocol_errors_are_zulip_shaped_json() {
+    let server = start(&[]);
+    let long_uri = format!(
+        "GET /api/v1/{} HTTP/1.1\r\nHost: localhost\r\n\r\n",
+        "a".repeat(70_000)
+    );
+    // More headers than the server takes (a long header would leave bytes unread, and
+    // the close would then reset the connection before the answer is read).
+    let many_headers: String = (0..200).map(|n| format!("X-{n}: a\r\n")).collect();
+    let long_header =
+        format!("GET /api/v1/server_settings HTTP/1.1\r\nHost: localhost\r\n{many_headers}\r\n");
+    for (request, status) in [
+        ("GARBAGE\r\n\r\n".to_owned(), 400),
+        (
+            "GET /api/v1/server_settings HTTP/1.1\r\nHost: localhost\r\nBroken header\r\n\r\n"
+                .to_owned(),
+            400,
+        ),
+        (long_uri, 414),
+        (long_header, 431),
+    ] {
+        let mut stream = connect(&server).await;
+        // The server may answer and close before all of a long request is sent.
+        let _ = stream.write_all(request.as_bytes()).await;
+        let raw = read_until_closed(&mut stream).await;
+        let (got, body) = parse_response(&raw);
+        assert_eq!(got, status, "{raw}");
+        assert_eq!(body["result"], "error", "{raw}");
+        assert_eq!(body["code"], "BAD_REQUEST", "{raw}");
+        assert!(
+            raw.to_ascii_lowercase()
+                .contains("content-type: application/json"),
+            "{raw}"
+        );
+    }
+}

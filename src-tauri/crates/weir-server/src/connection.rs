@@ -29,6 +29,7 @@ use tokio::time::{Instant, Sleep};
 use tower::ServiceExt;
 
 use crate::error::ApiError;
+use crate::protocol_errors::JsonErrors;
 
 type BoxError = Box<dyn StdError + Send + Sync>;
 
@@ -165,7 +166,8 @@ impl Connection {
         builder
             .timer(TokioTimer::new())
             .header_read_timeout(limits.header_timeout);
-        let mut connection = pin!(builder.serve_connection(TokioIo::new(stream), service));
+        let io = TokioIo::new(JsonErrors::new(stream));
+        let mut connection = pin!(builder.serve_connection(io, service));
         tokio::select! {
             outcome = connection.as_mut() => {
                 if let Err(error) = outcome {

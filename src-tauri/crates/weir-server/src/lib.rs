@@ -18,6 +18,7 @@ pub mod limits;
 mod messages;
 mod names;
 mod params;
+mod protocol_errors;
 mod ratelimit;
 pub mod render;
 pub mod request_log;
