@@ -191,6 +191,12 @@ fn request(
     if let Some(auth) = auth {
         builder = builder.header(header::AUTHORIZATION, auth);
     }
+    // A URI holds at most 64 KiB: longer parameters go in a form body instead.
+    let query_fits = encoded.iter().map(|pair| pair.len() + 1).sum::<usize>() + path.len() < 60_000;
+    let carrier = match carrier {
+        Carrier::Query if !query_fits => Carrier::Form,
+        other => other,
+    };
     let body = match carrier {
         Carrier::Query => {
             let sep = if path.contains('?') { '&' } else { '?' };
