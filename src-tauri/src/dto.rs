@@ -7,6 +7,10 @@ pub use weir_core::organization::{
     BotSummary, BotType, OrganizationOverview, Role, StreamSummary, UserSummary,
 };
 
+mod bots;
+
+pub use bots::*;
+
 #[derive(Debug, Clone, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct AccountSummary {
@@ -124,6 +128,21 @@ pub fn typescript_bindings() -> Vec<(String, String)> {
         one::<BotSummary>(&config),
         one::<Role>(&config),
         one::<BotType>(&config),
+        one::<CreateBotRequest>(&config),
+        one::<BotIdRequest>(&config),
+        one::<RememberedIdRequest>(&config),
+        one::<WebhookUrlSpec>(&config),
+        one::<PreviewUrlRequest>(&config),
+        one::<WebhookUrlRequest>(&config),
+        one::<RememberedWebhookUrl>(&config),
+        one::<UrlOptionSummary>(&config),
+        one::<FixtureSummary>(&config),
+        one::<IntegrationSummary>(&config),
+        one::<WebhookSendRequest>(&config),
+        one::<ResultMessage>(&config),
+        one::<WebhookSendResult>(&config),
+        one::<RenderComparison>(&config),
+        one::<DryRunResult>(&config),
         one::<crate::error::IpcError>(&config),
         one::<weir_core::Code>(&config),
         command_names(),

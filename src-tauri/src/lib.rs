@@ -1,11 +1,13 @@
 //! Weir's desktop shell: Tauri wiring over `weir-core` and the embedded `weir-server`.
 //! Commands are thin; the logic lives in the crates, tested without Tauri.
 
+pub mod clipboard;
 pub mod commands;
 pub mod dto;
 pub mod error;
 pub mod local_server;
 pub mod state;
+pub mod workbench;
 
 use tauri::{Manager, Runtime};
 
@@ -15,6 +17,8 @@ pub use state::WeirState;
 pub fn build_app<R: Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R> {
     builder
         .plugin(tauri_plugin_opener::init())
+        .plugin(tauri_plugin_clipboard_manager::init())
+        .plugin(tauri_plugin_dialog::init())
         .invoke_handler(commands::handler())
 }
 

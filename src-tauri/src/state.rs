@@ -3,6 +3,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
+use weir_core::bots::BotManager;
 use weir_core::{
     Account, AccountStore, Accounts, ClientConfig, KeyringEntry, KeyringStore, SecretError,
     SecretStore, ZulipClient,
@@ -80,6 +81,13 @@ impl WeirState {
             return self.local.demo_client().await;
         }
         Ok(self.accounts.client_for(account.id).await?)
+    }
+
+    /// The active account's bots, through its client.
+    pub async fn bots(&self) -> AppResult<BotManager<'_>> {
+        let account = self.active_account()?;
+        let client = self.active_client().await?;
+        Ok(self.accounts.bots(account, client))
     }
 
     pub async fn summaries(&self) -> AppResult<Vec<AccountSummary>> {

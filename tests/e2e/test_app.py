@@ -71,6 +71,10 @@ class Ui:
 
         return self.wait(displayed, f"[data-testid={name}] to be displayed")
 
+    def bot_rows(self) -> list[WebElement]:
+        """The bots table's rows (`data-testid="bot-<user_id>"`)."""
+        return self.driver.find_elements(By.CSS_SELECTOR, 'tr[data-testid^="bot-"]')
+
     def text_of(self, name: str) -> str:
         return content(self.one(name))
 
@@ -180,7 +184,7 @@ class TestWeir:
     def test_bots_page(self, ui: Ui):
         ui.go("bots")
         ui.wait(
-            lambda d: ui.all("bots-empty") or ui.all("bot-row"),
+            lambda d: ui.all("bots-empty") or ui.bot_rows(),
             "the bots list (or its empty state)",
         )
         ui.assert_no_error()
@@ -308,7 +312,7 @@ class TestWeir:
         ui.screenshot("memberships-imported")
         ui.go("bots")
         ui.wait(
-            lambda d: len(ui.all("bot-row")) == e2e.bot_count,
+            lambda d: len(ui.bot_rows()) == e2e.bot_count,
             f"{e2e.bot_count} bots of {e2e.email}",
         )
         ui.assert_no_error()

@@ -17,6 +17,8 @@ function standardBackend() {
     app_status: () => appStatus(),
     organization_overview: () => overview(),
     list_bots: () => bots,
+    list_integrations: () => [],
+    preview_webhook_url: () => '',
     local_server_status: () => localServerStatus(),
     switch_account: () => ({ ...acmeAccount, isActive: true }),
   });
@@ -57,7 +59,7 @@ describe('App', () => {
     await waitFor(() => {
       expect(heading).toHaveFocus();
     });
-    expect(await screen.findAllByTestId('bot-row')).toHaveLength(4);
+    expect(await screen.findByTestId('bot-101')).toHaveTextContent('Deploy notices');
 
     await fireEvent.keyDown(window, { key: '3', metaKey: true });
     expect(currentNav()).toBe('nav-local-server');

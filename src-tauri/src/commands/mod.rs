@@ -5,9 +5,11 @@
 include!("list.rs");
 
 pub mod accounts;
+pub mod bots;
 pub mod local_server;
 pub mod organization;
 pub mod system;
+pub mod webhooks;
 
 /// Every command's name, in the order of `list.rs`.
 pub const COMMANDS: &[&str] = weir_commands!(command_names);

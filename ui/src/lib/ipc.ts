@@ -7,15 +7,25 @@ import type { AccountIdRequest } from './bindings/AccountIdRequest';
 import type { AccountSummary } from './bindings/AccountSummary';
 import type { AddAccountRequest } from './bindings/AddAccountRequest';
 import type { AppStatus } from './bindings/AppStatus';
+import type { BotIdRequest } from './bindings/BotIdRequest';
 import type { BotSummary } from './bindings/BotSummary';
 import type { CommandName } from './bindings/CommandName';
+import type { CreateBotRequest } from './bindings/CreateBotRequest';
+import type { DryRunResult } from './bindings/DryRunResult';
 import type { ErrorCode } from './bindings/ErrorCode';
 import type { ImportZuliprcRequest } from './bindings/ImportZuliprcRequest';
 import type { ImportZuliprcResponse } from './bindings/ImportZuliprcResponse';
+import type { IntegrationSummary } from './bindings/IntegrationSummary';
 import type { IpcError } from './bindings/IpcError';
 import type { LocalServerStatus } from './bindings/LocalServerStatus';
 import type { OrganizationOverview } from './bindings/OrganizationOverview';
 import type { PathRequest } from './bindings/PathRequest';
+import type { PreviewUrlRequest } from './bindings/PreviewUrlRequest';
+import type { RememberedIdRequest } from './bindings/RememberedIdRequest';
+import type { RememberedWebhookUrl } from './bindings/RememberedWebhookUrl';
+import type { WebhookSendRequest } from './bindings/WebhookSendRequest';
+import type { WebhookSendResult } from './bindings/WebhookSendResult';
+import type { WebhookUrlRequest } from './bindings/WebhookUrlRequest';
 
 export type { ErrorCode, IpcError };
 
@@ -35,6 +45,23 @@ export interface Commands {
   remove_account: Command<{ request: AccountIdRequest }, null>;
   organization_overview: Command<undefined, OrganizationOverview>;
   list_bots: Command<undefined, BotSummary[]>;
+  create_bot: Command<{ request: CreateBotRequest }, BotSummary>;
+  reveal_bot_key: Command<{ request: BotIdRequest }, string>;
+  /** Resolve to the seconds until the backend clears the clipboard, if it will. */
+  copy_bot_key: Command<{ request: BotIdRequest }, number | null>;
+  copy_bot_zuliprc: Command<{ request: BotIdRequest }, number | null>;
+  /** The path saved to, or `null` when the user cancelled the dialog. */
+  save_bot_zuliprc: Command<{ request: BotIdRequest }, string | null>;
+  regenerate_bot_key: Command<{ request: BotIdRequest }, RememberedWebhookUrl[]>;
+  deactivate_bot: Command<{ request: BotIdRequest }, null>;
+  reactivate_bot: Command<{ request: BotIdRequest }, null>;
+  list_integrations: Command<undefined, IntegrationSummary[]>;
+  preview_webhook_url: Command<{ request: PreviewUrlRequest }, string>;
+  copy_webhook_url: Command<{ request: WebhookUrlRequest }, RememberedWebhookUrl>;
+  copy_remembered_url: Command<{ request: RememberedIdRequest }, number | null>;
+  webhook_urls: Command<{ request: BotIdRequest }, RememberedWebhookUrl[]>;
+  send_webhook: Command<{ request: WebhookSendRequest }, WebhookSendResult>;
+  dry_run_webhook: Command<{ request: WebhookSendRequest }, DryRunResult>;
   local_server_status: Command<undefined, LocalServerStatus>;
   reset_demo_data: Command<undefined, LocalServerStatus>;
   start_local_server: Command<undefined, LocalServerStatus>;
@@ -123,6 +150,21 @@ export const ipc = {
   removeAccount: (request: AccountIdRequest) => call('remove_account', { request }),
   organizationOverview: () => call('organization_overview'),
   listBots: () => call('list_bots'),
+  createBot: (request: CreateBotRequest) => call('create_bot', { request }),
+  revealBotKey: (request: BotIdRequest) => call('reveal_bot_key', { request }),
+  copyBotKey: (request: BotIdRequest) => call('copy_bot_key', { request }),
+  copyBotZuliprc: (request: BotIdRequest) => call('copy_bot_zuliprc', { request }),
+  saveBotZuliprc: (request: BotIdRequest) => call('save_bot_zuliprc', { request }),
+  regenerateBotKey: (request: BotIdRequest) => call('regenerate_bot_key', { request }),
+  deactivateBot: (request: BotIdRequest) => call('deactivate_bot', { request }),
+  reactivateBot: (request: BotIdRequest) => call('reactivate_bot', { request }),
+  listIntegrations: () => call('list_integrations'),
+  previewWebhookUrl: (request: PreviewUrlRequest) => call('preview_webhook_url', { request }),
+  copyWebhookUrl: (request: WebhookUrlRequest) => call('copy_webhook_url', { request }),
+  copyRememberedUrl: (request: RememberedIdRequest) => call('copy_remembered_url', { request }),
+  webhookUrls: (request: BotIdRequest) => call('webhook_urls', { request }),
+  sendWebhook: (request: WebhookSendRequest) => call('send_webhook', { request }),
+  dryRunWebhook: (request: WebhookSendRequest) => call('dry_run_webhook', { request }),
   localServerStatus: () => call('local_server_status'),
   resetDemoData: () => call('reset_demo_data'),
   startLocalServer: () => call('start_local_server'),

@@ -1,48 +1,274 @@
-import { render, screen, within } from '@testing-library/svelte';
+import { render, screen, waitFor, within } from '@testing-library/svelte';
+import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import type { BotSummary } from '../lib/bindings/BotSummary';
+import type { IntegrationSummary } from '../lib/bindings/IntegrationSummary';
+import type { WebhookSendRequest } from '../lib/bindings/WebhookSendRequest';
+import type { FakeHandlers } from '../lib/ipc';
 import { app } from '../lib/stores/app.svelte';
 import { useFakeBackend } from '../test/backend';
-import { appStatus, bots, ipcError } from '../test/fixtures';
+import { acmeAccount, appStatus, bots, demoAccount, ipcError } from '../test/fixtures';
 import BotsPage from './BotsPage.svelte';
 
-describe('BotsPage', () => {
-  it("lists the account's bots with their type names", async () => {
-    useFakeBackend({ app_status: () => appStatus(), list_bots: () => bots });
-    await app.load();
-    render(BotsPage);
+const KEY = 'abcdefghijklmnopqrstuvwxyz012345';
+const HELLO = '{"featured_title": "Tea", "featured_url": "https://en.wikipedia.org/wiki/Tea"}';
 
-    const rows = await screen.findAllByTestId('bot-row');
-    expect(rows).toHaveLength(4);
-    const byName = (name: string) =>
-      rows.find((r) => within(r).getByRole('rowheader').textContent === name);
-    expect(byName('Deploy notices')).toHaveTextContent('deploy-bot@lumen.test');
-    expect(byName('Deploy notices')).toHaveTextContent('Incoming webhook');
-    expect(byName('Helper')).toHaveTextContent('Generic');
-    expect(byName('Triage')).toHaveTextContent('Outgoing webhook');
-    expect(byName('Triage')).toHaveTextContent('Deactivated');
-    expect(byName('Welcome')).toHaveTextContent('Embedded');
-    expect(byName('Welcome')).toHaveTextContent('Active');
+const integrations: IntegrationSummary[] = [
+  {
+    name: 'helloworld',
+    displayName: 'Hello World',
+    eventTypes: [],
+    eventHeader: null,
+    urlOptions: [],
+    fixtures: [{ name: 'hello', body: HELLO, headers: [] }],
+  },
+  {
+    name: 'bitbucket2',
+    displayName: 'Bitbucket',
+    eventTypes: ['push', 'pull_request_created'],
+    eventHeader: 'X-Event-Key',
+    urlOptions: [{ key: 'branches', label: 'branches' }],
+    fixtures: [
+      { name: 'push', body: '{"push": {}}', headers: [['X-Event-Key', 'repo:push']] },
+      { name: 'fork', body: '{"fork": {}}', headers: [['X-Event-Key', 'repo:fork']] },
+    ],
+  },
+];
+
+function sent(status = 200) {
+  return {
+    status,
+    response: '{"result":"success","msg":""}',
+    messages: [
+      {
+        id: 41,
+        senderFullName: 'Deploy notices',
+        senderEmail: 'deploy-bot@lumen.test',
+        isNotification: false,
+        stream: 'general',
+        topic: 'Hello World',
+        recipients: [],
+        contentHtml:
+          '<p>Hello! <strong><a href="https://en.wikipedia.org/wiki/Tea">Tea</a></strong></p>',
+      },
+    ],
+  };
+}
+
+function handlers(overrides: FakeHandlers = {}): FakeHandlers {
+  return {
+    app_status: () => appStatus(),
+    list_bots: () => bots,
+    list_integrations: () => integrations,
+    preview_webhook_url: ({ request }) =>
+      `http://127.0.0.1:40001/api/v1/external/${request.spec.integration}?api_key=********` +
+      (request.spec.stream ? `&stream=${encodeURIComponent(request.spec.stream)}` : ''),
+    send_webhook: () => sent(),
+    ...overrides,
+  };
+}
+
+async function open(overrides: FakeHandlers = {}, status = appStatus()) {
+  const backend = useFakeBackend(handlers({ app_status: () => status, ...overrides }));
+  await app.load();
+  render(BotsPage);
+  await screen.findByTestId('bot-101');
+  return backend;
+}
+
+describe('BotsPage: bots and keys', () => {
+  it('lists each bot with its key masked, and Reveal shows it from the keyring', async () => {
+    const backend = await open({ reveal_bot_key: () => KEY });
+    const row = screen.getByTestId('bot-101');
+    const key = within(row).getByTestId('bot-key');
+    expect(key.textContent).not.toContain(KEY);
+    expect(screen.getByTestId('bot-103')).toHaveTextContent('Deactivated');
+
+    await userEvent.click(within(row).getByTestId('reveal-key'));
+
+    await waitFor(() => {
+      expect(key).toHaveTextContent(KEY);
+    });
+    expect(backend.calls).toContainEqual(['reveal_bot_key', { request: { userId: 101 } }]);
+    await userEvent.click(within(row).getByTestId('reveal-key'));
+    expect(key.textContent).not.toContain(KEY);
   });
 
-  it('says so when the account has no bots', async () => {
-    useFakeBackend({ app_status: () => appStatus(), list_bots: () => [] });
-    await app.load();
-    render(BotsPage);
-
-    expect(await screen.findByTestId('bots-empty')).toHaveTextContent('No bots yet');
-    expect(screen.queryByRole('table')).not.toBeInTheDocument();
+  it('copies a key through the backend and says when the clipboard is cleared', async () => {
+    const backend = await open({ copy_bot_key: () => 30 });
+    await userEvent.click(within(screen.getByTestId('bot-101')).getByTestId('copy-key'));
+    expect(await screen.findByTestId('bots-notice')).toHaveTextContent(
+      'clears the clipboard in 30',
+    );
+    expect(backend.calls).toContainEqual(['copy_bot_key', { request: { userId: 101 } }]);
   });
 
-  it('shows a readable error', async () => {
-    useFakeBackend({
-      app_status: () => appStatus(),
-      list_bots: () => {
-        throw ipcError('rate_limited', 'API usage exceeded rate limit');
+  it('creates an incoming-webhook bot and lists it at once', async () => {
+    let list = bots;
+    const created: BotSummary = {
+      userId: 120,
+      fullName: 'Build',
+      email: 'build-bot@lumen.test',
+      botType: 'incoming_webhook',
+      isActive: true,
+    };
+    const backend = await open({
+      list_bots: () => list,
+      create_bot: () => {
+        list = [...bots, created];
+        return created;
       },
     });
-    await app.load();
-    render(BotsPage);
 
-    expect(await screen.findByRole('alert')).toHaveTextContent('rate limiting');
+    await userEvent.type(screen.getByTestId('bot-full-name'), 'Build');
+    await userEvent.clear(screen.getByTestId('bot-short-name'));
+    await userEvent.type(screen.getByTestId('bot-short-name'), 'build');
+    await userEvent.click(screen.getByTestId('create-bot'));
+
+    expect(await screen.findByTestId('bot-120')).toHaveTextContent('Build');
+    expect(backend.calls).toContainEqual([
+      'create_bot',
+      { request: { fullName: 'Build', shortName: 'build' } },
+    ]);
+  });
+
+  it('regenerates a key after a confirmation and lists the URLs to paste again', async () => {
+    const remembered = {
+      id: 7,
+      botUserId: 101,
+      spec: {
+        integration: 'helloworld',
+        stream: 'general',
+        topic: null,
+        onlyEvents: [],
+        excludeEvents: [],
+        options: [],
+      },
+      masked: 'http://127.0.0.1:40001/api/v1/external/helloworld?api_key=********&stream=general',
+      lastBuiltAt: 1_700_000_000,
+    };
+    const backend = await open({
+      regenerate_bot_key: () => [remembered],
+      copy_remembered_url: () => 30,
+    });
+
+    await userEvent.click(within(screen.getByTestId('bot-101')).getByTestId('regenerate-key'));
+    expect(backend.calls.map(([name]) => name)).not.toContain('regenerate_bot_key');
+    const dialog = await screen.findByTestId('bot-action-dialog');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Regenerate key' }));
+
+    const rotation = await screen.findByTestId('rotation-list');
+    expect(within(rotation).getByTestId('rotation-url')).toHaveTextContent(remembered.masked);
+    await userEvent.click(within(rotation).getByRole('button', { name: 'Copy with new key' }));
+    expect(backend.calls).toContainEqual(['copy_remembered_url', { request: { id: 7 } }]);
+  });
+});
+
+describe('BotsPage: webhook workbench', () => {
+  it('offers active bots by user id and integrations by name, and shows the masked URL', async () => {
+    await open();
+    const botSelect = await screen.findByTestId('webhook-bot');
+    const ids = within(botSelect)
+      .getAllByRole('option')
+      .map((option) => option.getAttribute('value'));
+    expect(ids).toEqual(['101', '102', '104']);
+    const names = within(screen.getByTestId('webhook-integration'))
+      .getAllByRole('option')
+      .map((option) => option.getAttribute('value'));
+    expect(names).toEqual(['helloworld', 'bitbucket2']);
+
+    await userEvent.type(screen.getByTestId('webhook-stream'), 'R&D #1');
+    await waitFor(() => {
+      expect(screen.getByTestId('webhook-url')).toHaveTextContent('stream=R%26D%20%231');
+    });
+    expect(screen.getByTestId('webhook-url').textContent).toContain('api_key=********');
+  });
+
+  it('sends the body to the local server and shows the status and the message', async () => {
+    const backend = await open();
+    await screen.findByTestId('webhook-bot');
+    await userEvent.type(screen.getByTestId('webhook-stream'), 'general');
+    await userEvent.click(screen.getByTestId('send-webhook'));
+
+    expect(await screen.findByTestId('webhook-status')).toHaveTextContent('200');
+    const preview = screen.getByTestId('message-preview');
+    expect(preview).toHaveTextContent('Deploy notices');
+    expect(preview).toHaveTextContent('#general > Hello World');
+    const [, args] = backend.calls.find(([name]) => name === 'send_webhook') ?? [];
+    const request = (args as { request: WebhookSendRequest }).request;
+    expect(request.botUserId).toBe(101);
+    expect(request.spec.stream).toBe('general');
+    expect(JSON.parse(request.body)).toEqual(JSON.parse(HELLO));
+  });
+
+  it('asks once per session before sending to a real organization', async () => {
+    const real = { ...acmeAccount, isActive: true };
+    const backend = await open(
+      {},
+      appStatus({ activeAccountId: real.id, accounts: [demoAccount, real] }),
+    );
+    await screen.findByTestId('webhook-bot');
+    expect(screen.getByTestId('webhook-target')).toHaveTextContent(real.site);
+
+    await userEvent.click(screen.getByTestId('send-webhook'));
+    const dialog = await screen.findByTestId('real-target-dialog');
+    expect(backend.calls.map(([name]) => name)).not.toContain('send_webhook');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Send real messages' }));
+    await screen.findByTestId('webhook-status');
+
+    await userEvent.click(screen.getByTestId('send-webhook'));
+    await waitFor(() => {
+      expect(backend.calls.filter(([name]) => name === 'send_webhook')).toHaveLength(2);
+    });
+  });
+
+  it('dry-runs without confirmation and shows differences from the server', async () => {
+    const real = { ...acmeAccount, isActive: true };
+    const backend = await open(
+      {
+        dry_run_webhook: () => ({
+          ...sent(),
+          comparisons: [{ same: false, localHtml: '<p>a</p>', serverHtml: '<p>b</p>' }],
+        }),
+      },
+      appStatus({ activeAccountId: real.id, accounts: [demoAccount, real] }),
+    );
+    await screen.findByTestId('webhook-bot');
+    await userEvent.click(screen.getByTestId('dry-run'));
+
+    expect(await screen.findByTestId('webhook-status')).toHaveTextContent('200');
+    expect(screen.getByTestId('real-target-dialog')).not.toHaveAttribute('open');
+    expect(screen.getByTestId('render-comparison')).toHaveAttribute('data-same', 'false');
+    expect(backend.calls.map(([name]) => name)).toContain('dry_run_webhook');
+  });
+
+  it('sends every fixture, and the first one without its event header', async () => {
+    const backend = await open({
+      send_webhook: ({ request }) =>
+        request.headers.length === 0 ? { ...sent(400), messages: [] } : sent(),
+    });
+    await screen.findByTestId('webhook-bot');
+    await userEvent.selectOptions(screen.getByTestId('webhook-integration'), 'bitbucket2');
+    await userEvent.click(screen.getByTestId('send-all-fixtures'));
+
+    await waitFor(() => {
+      expect(screen.getAllByTestId('fixture-status')).toHaveLength(3);
+    });
+    const statuses = screen.getAllByTestId('fixture-status').map((cell) => cell.textContent);
+    expect(statuses).toEqual(['200', '200', '400']);
+    expect(screen.getByTestId('fixture-results')).toHaveTextContent('push without X-Event-Key');
+    expect(backend.calls.filter(([name]) => name === 'send_webhook')).toHaveLength(3);
+    expect(screen.getByTestId('webhook-history')).toHaveTextContent('push');
+  });
+
+  it('shows a readable error when sending fails', async () => {
+    await open({
+      send_webhook: () => {
+        throw ipcError('invalid_input', 'the header ’x y’ is not a valid HTTP header');
+      },
+    });
+    await screen.findByTestId('webhook-bot');
+    await userEvent.click(screen.getByTestId('send-webhook'));
+    expect(await screen.findByRole('alert')).toHaveTextContent('not a valid HTTP header');
   });
 });

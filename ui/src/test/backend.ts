@@ -1,9 +1,10 @@
 import { fakeBackend, setBackend, type FakeHandlers } from '../lib/ipc';
 import { app } from '../lib/stores/app.svelte';
-import { bots } from '../lib/stores/bots.svelte';
+import { bots, integrations } from '../lib/stores/bots.svelte';
 import { localServer } from '../lib/stores/localServer.svelte';
 import { overview } from '../lib/stores/overview.svelte';
 import { router } from '../lib/stores/router.svelte';
+import { workbench } from '../lib/stores/workbench.svelte';
 
 /**
  * Start a test from a clean slate: stores emptied, the page at Memberships, and commands
@@ -13,6 +14,8 @@ export function useFakeBackend(handlers: FakeHandlers) {
   app.reset();
   overview.clear();
   bots.clear();
+  integrations.clear();
+  workbench.reset();
   localServer.reset();
   window.location.hash = '';
   router.current = 'memberships';

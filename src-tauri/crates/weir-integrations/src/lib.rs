@@ -19,7 +19,7 @@ mod process;
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
 
-pub use http::{HeaderMap, Method};
+pub use http::{HeaderMap, HeaderName, HeaderValue, Method};
 use serde::Serialize;
 use serde_json::Value;
 

@@ -3,4 +3,4 @@
 /**
  * Every IPC command the app registers.
  */
-export type CommandName = "app_status" | "list_accounts" | "add_account" | "import_zuliprc" | "delete_zuliprc" | "switch_account" | "remove_account" | "organization_overview" | "list_bots" | "local_server_status" | "reset_demo_data" | "start_local_server" | "open_external";
+export type CommandName = "app_status" | "list_accounts" | "add_account" | "import_zuliprc" | "delete_zuliprc" | "switch_account" | "remove_account" | "organization_overview" | "list_bots" | "create_bot" | "reveal_bot_key" | "copy_bot_key" | "copy_bot_zuliprc" | "save_bot_zuliprc" | "regenerate_bot_key" | "deactivate_bot" | "reactivate_bot" | "list_integrations" | "preview_webhook_url" | "copy_webhook_url" | "copy_remembered_url" | "webhook_urls" | "send_webhook" | "dry_run_webhook" | "local_server_status" | "reset_demo_data" | "start_local_server" | "open_external";

@@ -227,6 +227,23 @@ impl BotManager<'_> {
         Ok(webhook_url::build(self.client.site(), &url.spec, &key)?)
     }
 
+    /// A bot of the account and the account's own user (its owner), for previews.
+    pub async fn bot_and_owner(&self, user_id: i64) -> Result<(User, User), CoreError> {
+        let me = self.client.get_own_user().await?;
+        let bot = self
+            .client
+            .get_users()
+            .await?
+            .into_iter()
+            .find(|user| {
+                user.user_id == user_id
+                    && user.bot_type.is_some()
+                    && user.bot_owner_id == Some(me.user_id)
+            })
+            .ok_or_else(|| CoreError::NotFound(format!("bot {user_id} is not one of your bots")))?;
+        Ok((bot, me))
+    }
+
     /// The account's own bots, from the user list (`GET /bots` on real servers has no
     /// ids, types or deactivated bots).
     async fn owned(&self) -> Result<Vec<User>, CoreError> {

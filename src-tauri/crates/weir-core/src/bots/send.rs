@@ -183,9 +183,21 @@ fn result_message(message: Message) -> ResultMessage {
             stream,
             topic: message.subject,
         },
-        Recipient::Direct(people) => ResultDestination::Direct {
-            recipients: people.into_iter().map(|person| person.full_name).collect(),
-        },
+        // Zulip lists the sender too; the recipients are the others (or the sender, in a
+        // message to oneself).
+        Recipient::Direct(people) => {
+            let others: Vec<String> = people
+                .iter()
+                .filter(|person| person.id != message.sender_id)
+                .map(|person| person.full_name.clone())
+                .collect();
+            let recipients = if others.is_empty() {
+                people.into_iter().map(|person| person.full_name).collect()
+            } else {
+                others
+            };
+            ResultDestination::Direct { recipients }
+        }
     };
     ResultMessage {
         id: message.id,

@@ -1,0 +1,205 @@
+//! The webhook workbench's glue between the core and the embedded server's pure webhook
+//! step: registry summaries, real sends mapped for the UI, and dry runs rendered by the
+//! same code as the server's endpoint (`weir_server::dry_run`).
+
+use weir_core::bots::{BotManager, ResultDestination, WebhookRequest, WebhookResult};
+use weir_core::webhook_url::{self, WebhookUrlSpec};
+use weir_integrations::{EventSource, HeaderMap, registry};
+use weir_integrations::{HeaderName, HeaderValue};
+use weir_server::dry_run::{DryRunMessage, DryRunRequest, dry_run};
+
+use crate::dto::{
+    DryRunResult, FixtureSummary, IntegrationSummary, RenderComparison, ResultMessage,
+    UrlOptionSummary, WebhookSendRequest, WebhookSendResult,
+};
+use crate::error::{AppError, AppResult};
+
+/// Every integration of the shared registry with its fixtures.
+pub fn integrations() -> Vec<IntegrationSummary> {
+    registry()
+        .iter()
+        .map(|integration| IntegrationSummary {
+            name: integration.name.to_owned(),
+            display_name: integration.display_name.to_owned(),
+            event_types: integration
+                .event_types
+                .iter()
+                .map(|event| (*event).to_owned())
+                .collect(),
+            event_header: match integration.event_source {
+                EventSource::Header(name) => Some(name.to_owned()),
+                EventSource::None | EventSource::BodyField(_) => None,
+            },
+            url_options: integration
+                .config_options
+                .iter()
+                .map(|option| UrlOptionSummary {
+                    key: option.key.to_owned(),
+                    label: option.description.to_owned(),
+                })
+                .chain(integration.url_options.iter().map(|key| UrlOptionSummary {
+                    key: (*key).to_owned(),
+                    label: (*key).to_owned(),
+                }))
+                .collect(),
+            fixtures: integration
+                .fixtures
+                .iter()
+                .map(|fixture| FixtureSummary {
+                    name: fixture.name.to_owned(),
+                    body: fixture.body.to_owned(),
+                    headers: fixture
+                        .headers
+                        .iter()
+                        .map(|(name, value)| ((*name).to_owned(), (*value).to_owned()))
+                        .collect(),
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+pub fn core_request(request: WebhookSendRequest) -> WebhookRequest {
+    WebhookRequest {
+        bot_user_id: request.bot_user_id,
+        spec: request.spec.into(),
+        headers: request.headers,
+        body: request.body,
+    }
+}
+
+pub fn send_result(result: WebhookResult) -> WebhookSendResult {
+    WebhookSendResult {
+        status: result.status,
+        response: result.response,
+        messages: result
+            .messages
+            .into_iter()
+            .map(|message| {
+                let (stream, topic, recipients) = match message.destination {
+                    ResultDestination::Stream { stream, topic } => {
+                        (Some(stream), Some(topic), Vec::new())
+                    }
+                    ResultDestination::Direct { recipients } => (None, None, recipients),
+                };
+                ResultMessage {
+                    id: message.id,
+                    sender_full_name: message.sender_full_name,
+                    sender_email: message.sender_email,
+                    is_notification: message.is_notification,
+                    stream,
+                    topic,
+                    recipients,
+                    content_html: message.content_html,
+                }
+            })
+            .collect(),
+    }
+}
+
+/// What the request would produce, without posting: the server's own parsing,
+/// integration and renderer, in-process. For a real server, each message's Markdown is
+/// also rendered by that server (`POST /messages/render`) to compare.
+pub async fn dry_run_webhook(
+    bots: &BotManager<'_>,
+    request: WebhookRequest,
+    real_server: bool,
+) -> AppResult<DryRunResult> {
+    request.validate()?;
+    let spec: WebhookUrlSpec = request.spec.normalized();
+    let (bot, owner) = bots.bot_and_owner(request.bot_user_id).await?;
+    let masked =
+        webhook_url::masked(bots.client().site(), &spec).map_err(weir_core::CoreError::from)?;
+    let query = masked
+        .split_once('?')
+        .map_or("", |(_, query)| query)
+        .to_owned();
+    let headers = header_map(&request.headers)?;
+    let integration = spec.integration.clone();
+    let bot_name = bot.full_name.clone();
+    // Rendering is CPU work: off the async threads.
+    let preview = tauri::async_runtime::spawn_blocking(move || {
+        dry_run(&DryRunRequest {
+            integration: &integration,
+            query: &query,
+            headers: &headers,
+            body: request.body.as_bytes(),
+            bot_full_name: &bot_name,
+        })
+    })
+    .await
+    .map_err(|error| AppError::Internal(format!("dry run failed: {error}")))?;
+
+    let mut comparisons = Vec::new();
+    if real_server {
+        for message in &preview.messages {
+            let server_html = bots
+                .client()
+                .render_message(&message.content)
+                .await
+                .map_err(weir_core::CoreError::from)?;
+            comparisons.push(RenderComparison {
+                same: server_html == message.rendered,
+                local_html: message.rendered.clone(),
+                server_html,
+            });
+        }
+    }
+    let as_result = |index: usize, message: DryRunMessage, notice: bool| {
+        let direct = message.stream.is_none();
+        ResultMessage {
+            id: -1 - i64::try_from(index).unwrap_or(0),
+            sender_full_name: if notice {
+                "Notification Bot".to_owned()
+            } else {
+                bot.full_name.clone()
+            },
+            sender_email: if notice {
+                weir_core::bots::NOTIFICATION_BOT_EMAIL.to_owned()
+            } else {
+                bot.email.clone()
+            },
+            is_notification: notice,
+            topic: (!direct).then(|| message.topic.clone()),
+            stream: message.stream,
+            recipients: if direct {
+                vec![owner.full_name.clone()]
+            } else {
+                Vec::new()
+            },
+            content_html: message.rendered,
+        }
+    };
+    let count = preview.messages.len();
+    let mut messages: Vec<ResultMessage> = preview
+        .messages
+        .into_iter()
+        .enumerate()
+        .map(|(index, message)| as_result(index, message, false))
+        .collect();
+    messages.extend(
+        preview
+            .notices
+            .into_iter()
+            .enumerate()
+            .map(|(index, message)| as_result(count + index, message, true)),
+    );
+    Ok(DryRunResult {
+        status: preview.status,
+        response: preview.response.to_string(),
+        messages,
+        comparisons,
+    })
+}
+
+fn header_map(headers: &[(String, String)]) -> AppResult<HeaderMap> {
+    let mut map = HeaderMap::new();
+    for (name, value) in headers {
+        let name = HeaderName::from_bytes(name.trim().as_bytes())
+            .map_err(|_| AppError::InvalidInput(format!("invalid header name '{name}'")))?;
+        let value = HeaderValue::from_str(value.trim())
+            .map_err(|_| AppError::InvalidInput(format!("invalid value for header {name}")))?;
+        map.append(name, value);
+    }
+    Ok(map)
+}

@@ -1,0 +1,224 @@
+//! The Bots & webhooks commands through Tauri's mock runtime, against the embedded demo
+//! server: keys go to the (in-memory) keyring only, URLs work, sends are read back, and a
+//! dry run renders exactly what the real send stores.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+use tauri::Manager;
+use tauri::ipc::{CallbackFn, InvokeBody};
+use tauri::test::{INVOKE_KEY, MockRuntime, get_ipc_response, mock_builder};
+use tauri::webview::InvokeRequest;
+use weir_app::WeirState;
+use weir_core::MemoryStore;
+
+struct Harness {
+    _dir: tempfile::TempDir,
+    _app: tauri::App<MockRuntime>,
+    webview: tauri::WebviewWindow<MockRuntime>,
+    secrets: Arc<MemoryStore>,
+}
+
+fn harness() -> Harness {
+    let dir = tempfile::tempdir().unwrap();
+    let secrets = Arc::new(MemoryStore::new());
+    let state = WeirState::open(dir.path(), secrets.clone()).unwrap();
+    tauri::async_runtime::block_on(state.start()).unwrap();
+    let app = weir_app::build_app(mock_builder())
+        .build(tauri::generate_context!())
+        .unwrap();
+    app.manage(state);
+    let webview = tauri::WebviewWindowBuilder::new(&app, "main", Default::default())
+        .build()
+        .unwrap();
+    Harness {
+        _dir: dir,
+        _app: app,
+        webview,
+        secrets,
+    }
+}
+
+fn invoke(h: &Harness, cmd: &str, args: Value) -> Result<Value, Value> {
+    let request = InvokeRequest {
+        cmd: cmd.into(),
+        callback: CallbackFn(0),
+        error: CallbackFn(1),
+        url: "tauri://localhost".parse().unwrap(),
+        body: InvokeBody::Json(args),
+        headers: Default::default(),
+        invoke_key: INVOKE_KEY.to_string(),
+    };
+    get_ipc_response(&h.webview, request).map(|body| body.deserialize::<Value>().unwrap())
+}
+
+fn ok(h: &Harness, cmd: &str, args: Value) -> Value {
+    invoke(h, cmd, args).unwrap_or_else(|error| panic!("{cmd}: {error}"))
+}
+
+const HELLO: &str =
+    r#"{"featured_title": "Tea", "featured_url": "https://en.wikipedia.org/wiki/Tea"}"#;
+
+fn spec(stream: Option<&str>) -> Value {
+    json!({"integration": "helloworld", "stream": stream, "topic": null,
+           "onlyEvents": [], "excludeEvents": [], "options": []})
+}
+
+fn create(h: &Harness, name: &str, short: &str) -> (i64, String) {
+    let bot = ok(
+        h,
+        "create_bot",
+        json!({"request": {"fullName": name, "shortName": short}}),
+    );
+    assert_eq!(bot["botType"], "incoming_webhook", "{bot}");
+    let id = bot["userId"].as_i64().unwrap();
+    let key = ok(h, "reveal_bot_key", json!({"request": {"userId": id}}));
+    (id, key.as_str().unwrap().to_owned())
+}
+
+#[test]
+fn a_new_bot_is_listed_and_its_key_lives_in_the_keyring_only() {
+    let h = harness();
+    let before = h.secrets.len();
+    let (id, key) = create(&h, "Build notices", "build");
+    assert_eq!(key.len(), 32);
+    assert_eq!(h.secrets.len(), before + 1, "the key went to the keyring");
+    let bots = ok(&h, "list_bots", json!({}));
+    let listed = bots
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|bot| bot["userId"] == id)
+        .unwrap();
+    assert_eq!(listed["fullName"], "Build notices");
+    assert!(!bots.to_string().contains(&key), "{bots}");
+}
+
+#[test]
+fn sends_are_read_back_and_match_their_dry_run() {
+    let h = harness();
+    let (id, _) = create(&h, "Relay two", "relay2");
+    let request = |stream: Option<&str>| json!({"request": {"botUserId": id, "spec": spec(stream), "headers": [], "body": HELLO}});
+
+    let sent = ok(&h, "send_webhook", request(Some("general")));
+    assert_eq!(sent["status"], 200, "{sent}");
+    let message = &sent["messages"][0];
+    assert_eq!(message["stream"], "general", "{sent}");
+    assert_eq!(message["topic"], "Hello World");
+    assert_eq!(message["senderFullName"], "Relay two");
+    let html = message["contentHtml"].as_str().unwrap();
+    assert!(html.contains("emoji-1f604"), "{html}");
+    assert!(
+        html.contains(r#"<strong><a href="https://en.wikipedia.org/wiki/Tea">Tea</a></strong>"#),
+        "{html}"
+    );
+
+    let dry = ok(&h, "dry_run_webhook", request(Some("general")));
+    assert_eq!(dry["status"], 200);
+    assert_eq!(dry["messages"][0]["contentHtml"], message["contentHtml"]);
+    assert_eq!(
+        dry["comparisons"],
+        json!([]),
+        "the demo needs no comparison"
+    );
+
+    let direct = ok(&h, "send_webhook", request(None));
+    assert_eq!(direct["messages"][0]["stream"], Value::Null, "{direct}");
+    assert_eq!(
+        direct["messages"][0]["recipients"]
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
+}
+
+#[test]
+fn a_missing_event_header_is_a_400_and_a_notice_to_the_owner() {
+    let h = harness();
+    let (id, _) = create(&h, "Bucket", "bucket");
+    let integrations = ok(&h, "list_integrations", json!({}));
+    let bitbucket = integrations
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["name"] == "bitbucket2")
+        .unwrap();
+    assert_eq!(bitbucket["eventHeader"], "X-Event-Key");
+    assert!(
+        bitbucket["eventTypes"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("pull_request_created"))
+    );
+    let fixture = bitbucket["fixtures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["name"] == "pullrequest_created")
+        .unwrap();
+    let mut spec = spec(Some("general"));
+    spec["integration"] = json!("bitbucket2");
+    let sent = ok(
+        &h,
+        "send_webhook",
+        json!({"request": {"botUserId": id, "spec": spec, "headers": [], "body": fixture["body"]}}),
+    );
+    assert_eq!(sent["status"], 400, "{sent}");
+    assert!(
+        sent["response"]
+            .as_str()
+            .unwrap()
+            .contains("MISSING_HTTP_EVENT_HEADER")
+    );
+    let notice = &sent["messages"][0];
+    assert_eq!(notice["isNotification"], true, "{sent}");
+    assert!(
+        notice["contentHtml"]
+            .as_str()
+            .unwrap()
+            .contains("X-Event-Key")
+    );
+}
+
+#[test]
+fn built_urls_are_remembered_without_keys_and_listed_after_a_rotation() {
+    let h = harness();
+    let (id, old_key) = create(&h, "Rotor", "rotor");
+    let masked = ok(
+        &h,
+        "preview_webhook_url",
+        json!({"request": {"spec": spec(Some("R&D #1"))}}),
+    );
+    let masked = masked.as_str().unwrap();
+    assert!(
+        masked.ends_with("?api_key=********&stream=R%26D%20%231"),
+        "{masked}"
+    );
+    let urls = ok(&h, "webhook_urls", json!({"request": {"userId": id}}));
+    assert_eq!(urls, json!([]), "previewing remembers nothing");
+
+    let rotated = ok(&h, "regenerate_bot_key", json!({"request": {"userId": id}}));
+    assert_eq!(rotated, json!([]));
+    let new_key = ok(&h, "reveal_bot_key", json!({"request": {"userId": id}}));
+    assert_ne!(new_key.as_str().unwrap(), old_key);
+
+    ok(&h, "deactivate_bot", json!({"request": {"userId": id}}));
+    let bots = ok(&h, "list_bots", json!({}));
+    let bot = bots
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["userId"] == id)
+        .unwrap();
+    assert_eq!(bot["isActive"], false);
+    ok(&h, "reactivate_bot", json!({"request": {"userId": id}}));
+}
+
+#[test]
+fn bots_of_others_are_out_of_reach() {
+    let h = harness();
+    let refused = invoke(&h, "reveal_bot_key", json!({"request": {"userId": 1}})).unwrap_err();
+    assert_eq!(refused["code"], "not_found", "{refused}");
+}

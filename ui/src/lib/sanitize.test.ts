@@ -1,0 +1,105 @@
+// @vitest-environment jsdom
+// DOMPurify is tested where it is supported (jsdom, like the app's WebKit); happy-dom's
+// DOM breaks it, which sanitize.fallback.test.ts covers.
+import { describe, expect, it } from 'vitest';
+import { sanitizeMessage, sanitizeMessageHtml, sanitizerWorks } from './sanitize';
+
+/** Every element of a sanitized fragment, for checks over the whole tree. */
+function elements(html: string): Element[] {
+  const holder = document.createElement('div');
+  holder.append(sanitizeMessage(html));
+  return [...holder.querySelectorAll('*')];
+}
+
+const HOSTILE = [
+  '<script>window.pwned = 1</script>',
+  '<SCRIPT SRC=//evil.test/x.js></SCRIPT>',
+  '<img src=x onerror="window.pwned = 1">',
+  '<svg onload="window.pwned = 1"><circle r="1"/></svg>',
+  '<p onclick="window.pwned = 1" onmouseover=alert(1)>text</p>',
+  '<a href="javascript:alert(1)">x</a>',
+  '<a href="  JaVaScRiPt:alert(1)">x</a>',
+  '<a href="java&#x09;script:alert(1)">x</a>',
+  '<a href="data:text/html,<script>alert(1)</script>">x</a>',
+  '<a href="vbscript:msgbox(1)">x</a>',
+  '<iframe srcdoc="<script>parent.pwned=1</script>"></iframe>',
+  '<object data="x.swf"></object><embed src="x.swf">',
+  '<form action="https://evil.test"><input name="a"><button>go</button></form>',
+  '<style>body { display: none }</style>',
+  '<p style="background:url(javascript:alert(1))">styled</p>',
+  '<math><mtext><table><mglyph><style><img src=x onerror=alert(1)>',
+  '<noscript><p title="</noscript><img src=x onerror=alert(1)>">',
+  '<div data-x="1" id="sidebar" aria-hidden="true">attrs</div>',
+  '<base href="https://evil.test/"><meta http-equiv="refresh" content="0;url=https://evil.test">',
+  '<span class="emoji emoji-1f604" onmouseover="alert(1)">:smile:</span>',
+  '<a href="https://ok.test" onclick="alert(1)" target="_top">fine link</a>',
+];
+
+describe('sanitizeMessage', () => {
+  it('passes its self-check here', () => {
+    expect(sanitizerWorks()).toBe(true);
+  });
+
+  it.each(HOSTILE)('leaves nothing executable of %s', (payload) => {
+    const all = elements(payload);
+    for (const element of all) {
+      const tag = element.tagName.toLowerCase();
+      expect([
+        'script',
+        'img',
+        'svg',
+        'iframe',
+        'object',
+        'embed',
+        'form',
+        'input',
+        'button',
+        'style',
+        'math',
+        'base',
+        'meta',
+        'noscript',
+      ]).not.toContain(tag);
+      for (const attribute of element.attributes) {
+        expect(['href', 'title', 'class', 'aria-label', 'role']).toContain(attribute.name);
+        expect(attribute.name.startsWith('on')).toBe(false);
+      }
+      const href = element.getAttribute('href');
+      if (href !== null) expect(href).toMatch(/^(https?:|mailto:|#)/i);
+    }
+    expect(sanitizeMessageHtml(payload).toLowerCase()).not.toContain('<script');
+  });
+
+  it("keeps Zulip's text formatting: bold, links, code, emoji", () => {
+    const html =
+      '<p>Hello! I am happy to be here! <span aria-label="smile" class="emoji emoji-1f604" ' +
+      'role="img" title="smile">:smile:</span><br>\nThe Wikipedia featured article for today ' +
+      'is <strong><a href="https://en.wikipedia.org/wiki/Tea">Tea</a></strong></p>' +
+      '<div class="codehilite"><pre><span></span><code>x = 1\n</code></pre></div>';
+    const holder = document.createElement('div');
+    holder.append(sanitizeMessage(html));
+
+    const link = holder.querySelector('strong > a');
+    expect(link?.getAttribute('href')).toBe('https://en.wikipedia.org/wiki/Tea');
+    expect(link?.textContent).toBe('Tea');
+    const emoji = holder.querySelector('span.emoji');
+    expect(emoji?.textContent).toBe('😄');
+    expect(emoji?.getAttribute('aria-label')).toBe('smile');
+    expect(holder.querySelector('pre code')?.textContent).toBe('x = 1\n');
+    expect(holder.querySelector('br')).not.toBeNull();
+  });
+
+  it('drops unsafe class names but keeps the rest', () => {
+    const html = '<span class="emoji emoji-1f680 x&quot;y">:rocket:</span>';
+    const span = elements(html)[0];
+    expect(span?.getAttribute('class')).toBe('emoji emoji-1f680');
+    expect(span?.textContent).toBe('🚀');
+  });
+
+  it('keeps multi-codepoint emoji and ignores malformed codes', () => {
+    const flag = elements('<span class="emoji emoji-1f1fa-1f1f8">:us:</span>')[0];
+    expect(flag?.textContent).toBe('🇺🇸');
+    const bogus = elements('<span class="emoji emoji-ffffff">:bogus:</span>')[0];
+    expect(bogus?.textContent).toBe(':bogus:');
+  });
+});

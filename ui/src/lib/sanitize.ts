@@ -1,0 +1,143 @@
+/**
+ * Rendered message HTML comes from a server that rendered a payload anyone could send:
+ * it is untrusted. It is shown only after this strict allow-list (DOMPurify), on top of
+ * the server's own sanitizing and the app's CSP (no inline scripts):
+ * - only the tags Zulip's Markdown produces for text (no img, iframe, form, svg, style);
+ * - only `href`, `title`, `class`, `aria-label` and `role` attributes, so no event
+ *   handlers and no inline styles;
+ * - links only to `http(s):`, `mailto:` or in-page `#…` targets;
+ * - class names only from `[a-z0-9_-]`.
+ *
+ * Before first use the sanitizer checks itself on a hostile probe; a DOM in which it
+ * does not work (some test DOMs) gets the message as plain text instead.
+ */
+import DOMPurify from 'dompurify';
+
+const ALLOWED_TAGS = [
+  'a',
+  'b',
+  'blockquote',
+  'br',
+  'code',
+  'del',
+  'div',
+  'em',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'hr',
+  'i',
+  'li',
+  'ol',
+  'p',
+  'pre',
+  's',
+  'span',
+  'strong',
+  'sub',
+  'sup',
+  'table',
+  'tbody',
+  'td',
+  'th',
+  'thead',
+  'tr',
+  'ul',
+];
+const ALLOWED_ATTR = ['href', 'title', 'class', 'aria-label', 'role'];
+const SAFE_LINK = /^(?:https?:|mailto:|#)/i;
+const SAFE_CLASS = /^[a-z0-9_-]+$/i;
+/** Zulip marks emoji as `<span class="emoji emoji-1f604">:smile:</span>`. */
+const EMOJI_CLASS = /^emoji-([0-9a-f]{2,6}(?:-[0-9a-f]{2,6})*)$/i;
+
+const CONFIG = {
+  ALLOWED_TAGS,
+  ALLOWED_ATTR,
+  ALLOW_DATA_ATTR: false,
+  ALLOWED_URI_REGEXP: SAFE_LINK,
+  KEEP_CONTENT: true,
+};
+
+type Purifier = ReturnType<typeof DOMPurify>;
+
+/** `null` before the first use; `false` when the self-check failed. */
+let purifier: Purifier | false | null = null;
+
+const PROBE = '<img src="x" onerror="1"><a href="javascript:1" onclick="1">a</a><b>b</b>';
+
+function configured(): Purifier | false {
+  if (purifier !== null) return purifier;
+  const instance = DOMPurify(window);
+  instance.addHook('uponSanitizeAttribute', (_node, data) => {
+    // DOMPurify allows every aria-* attribute; Zulip's messages use only aria-label.
+    if (data.attrName.startsWith('aria-') && data.attrName !== 'aria-label') {
+      data.keepAttr = false;
+    }
+    if (data.attrName === 'href' && !SAFE_LINK.test(data.attrValue.trim())) {
+      data.keepAttr = false;
+    }
+    if (data.attrName === 'class') {
+      data.attrValue = data.attrValue
+        .split(/\s+/)
+        .filter((name) => SAFE_CLASS.test(name))
+        .join(' ');
+    }
+  });
+  purifier = worksOnProbe(instance) ? instance : false;
+  return purifier;
+}
+
+function worksOnProbe(instance: Purifier): boolean {
+  if (!instance.isSupported) return false;
+  const holder = document.createElement('div');
+  holder.append(instance.sanitize(PROBE, { ...CONFIG, RETURN_DOM_FRAGMENT: true }));
+  const all = [...holder.querySelectorAll('*')];
+  return (
+    all.length === 2 &&
+    holder.querySelector('b')?.textContent === 'b' &&
+    all.every((element) => [...element.attributes].every((a) => a.name === 'href')) &&
+    holder.querySelector('[href]') === null
+  );
+}
+
+/** The sanitized message as a fragment, ready to append (not re-parsed from text). */
+export function sanitizeMessage(html: string): DocumentFragment {
+  const instance = configured();
+  if (instance === false) {
+    const fragment = document.createDocumentFragment();
+    fragment.append(document.createTextNode(html));
+    return fragment;
+  }
+  const fragment = instance.sanitize(html, { ...CONFIG, RETURN_DOM_FRAGMENT: true });
+  showEmoji(fragment);
+  return fragment;
+}
+
+/** Whether messages are shown as HTML (the sanitizer passed its self-check). */
+export function sanitizerWorks(): boolean {
+  return configured() !== false;
+}
+
+/** The sanitized message as HTML text (tests, and copying the preview). */
+export function sanitizeMessageHtml(html: string): string {
+  const holder = document.createElement('div');
+  holder.append(sanitizeMessage(html));
+  return holder.innerHTML;
+}
+
+/** Shows Zulip's emoji spans as the emoji itself (the name stays as the label). */
+function showEmoji(root: DocumentFragment): void {
+  for (const span of root.querySelectorAll('span.emoji')) {
+    const code = [...span.classList]
+      .map((name) => EMOJI_CLASS.exec(name)?.[1])
+      .find((found) => found !== undefined);
+    if (!code) continue;
+    const points = code.split('-').map((hex) => Number.parseInt(hex, 16));
+    if (points.some((point) => point > 0x10ffff)) continue;
+    if (!span.getAttribute('title')) span.setAttribute('title', span.textContent);
+    span.textContent = String.fromCodePoint(...points);
+  }
+}

@@ -1,0 +1,12 @@
+import type { RenderComparison } from '../../lib/bindings/RenderComparison';
+import type { ResultMessage } from '../../lib/bindings/ResultMessage';
+
+/** What a send or a dry run produced, as the result panel shows it. */
+export interface Outcome {
+  kind: 'send' | 'dry-run';
+  status: number;
+  response: string;
+  messages: ResultMessage[];
+  /** Dry runs against a real server: the server's own rendering of each message. */
+  comparisons: RenderComparison[];
+}
