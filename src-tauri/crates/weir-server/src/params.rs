@@ -59,6 +59,7 @@ impl Params {
         }
     }
 
+    /// Whether the request carries `name` (not yet taken).
     pub fn has(&self, name: &str) -> bool {
         self.values.contains_key(name)
     }

@@ -10,11 +10,14 @@ mod streams;
 mod users;
 
 pub use error::{ErrorCode, ErrorResponse};
-pub use messages::{DirectRecipient, Message, MessagesResponse, Recipient, RenderResponse};
+pub use messages::{
+    DirectRecipient, Message, MessagesResponse, Recipient, RenderResponse, SendMessageResponse,
+    TopicLink,
+};
 pub use realm::{RegisterResponse, ServerSettings};
 pub use streams::{
-    AddSubscriptionsResponse, RemoveSubscriptionsResponse, Stream, StreamIdResponse,
-    StreamsResponse, SubscribersResponse, Subscription, SubscriptionsResponse,
+    AddSubscriptionsResponse, GroupSettingValue, RemoveSubscriptionsResponse, Stream,
+    StreamIdResponse, StreamsResponse, SubscribersResponse, Subscription, SubscriptionsResponse,
 };
 pub use users::{Bot, BotType, CreateBotResponse, Role, User, UsersResponse};
 

@@ -1,6 +1,6 @@
 use serde::{Deserialize, Serialize};
 
-use crate::{Subscription, User};
+use crate::{Stream, Subscription, User};
 
 /// `GET /server_settings`, the unauthenticated discovery call clients start with.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -44,5 +44,5 @@ pub struct RegisterResponse {
     #[serde(default)]
     pub unsubscribed: Vec<Subscription>,
     #[serde(default)]
-    pub never_subscribed: Vec<Subscription>,
+    pub never_subscribed: Vec<Stream>,
 }

@@ -78,6 +78,9 @@ impl BotType {
 }
 
 /// A user as `GET /users`, `GET /users/me` and `POST /register` describe it.
+///
+/// `bot_type` and `bot_owner_id` are absent from `GET /users/me` for people, and
+/// `is_system_bot` is only in `register`'s `cross_realm_bots`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct User {
     pub user_id: i64,
@@ -88,13 +91,25 @@ pub struct User {
     pub is_owner: bool,
     pub is_guest: bool,
     pub is_bot: bool,
+    #[serde(default)]
     pub bot_type: Option<BotType>,
+    #[serde(default)]
     pub bot_owner_id: Option<i64>,
     pub is_active: bool,
+    /// `None` when the client asked for `client_gravatar` and the user uses Gravatar.
+    #[serde(default)]
     pub avatar_url: Option<String>,
+    #[serde(default)]
+    pub avatar_version: i64,
     pub date_joined: String,
     pub timezone: String,
+    #[serde(default)]
     pub delivery_email: Option<String>,
+    /// Custom profile field values by field id, when asked for (people only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub profile_data: Option<serde_json::Map<String, serde_json::Value>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub is_system_bot: Option<bool>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

@@ -1,61 +1,112 @@
-//! `GET /messages` (with Zulip's narrows) and `POST /messages/render`.
+//! `GET /messages` (with Zulip's narrows and `message_ids`) and `POST /messages/render`.
 
 use axum::extract::State;
 use serde_json::{Value, json};
-use zulip_api::{DirectRecipient, Message, Recipient};
+use zulip_api::{DirectRecipient, Message, Recipient, TopicLink};
 
+use super::dto::avatar_url;
 use super::{ApiResult, success};
 use crate::AppState;
 use crate::auth::Caller;
 use crate::error::{ApiError, Error};
 use crate::params::{Params, as_list};
-use crate::store::{self, MessageQuery, MessageRow, UserRow};
+use crate::store::{self, Filter, MessageQuery, MessageRow, Narrow, UserRow};
 
 /// Zulip's `LARGER_THAN_MAX_MESSAGE_ID`, reported as the anchor of `anchor=newest`.
 const LARGER_THAN_MAX_MESSAGE_ID: i64 = 10_000_000_000_000_000;
 /// Zulip's cap on `num_before + num_after`.
 const MAX_MESSAGES_PER_FETCH: i64 = 5000;
 
+/// Largest `narrow` and `message_ids` lists accepted.
+const MAX_NARROW_TERMS: usize = 100;
+
+/// What a topic with no name shows as, for clients that did not say they handle empty
+/// topics (Zulip's default `realm_empty_topic_display_name`).
+const EMPTY_TOPIC_DISPLAY_NAME: &str = "general chat";
+
 /// One narrow term, resolved only after the caller's visibility is known.
 #[derive(Debug, Clone)]
 enum Term {
     Stream(Value),
+    PublicStreams,
     Topic(String),
     Dm(Value),
-    IsDm,
+    Sender(Value),
+    Id(i64),
+    Search(String),
+    Is(Narrow),
 }
 
-fn parse_narrow(value: Option<Value>) -> Result<Vec<Term>, ApiError> {
+#[derive(Debug, Clone)]
+struct Parsed {
+    term: Term,
+    negated: bool,
+}
+
+fn parse_narrow(value: Option<Value>) -> Result<Vec<Parsed>, ApiError> {
     let Some(value) = value else {
         return Ok(Vec::new());
     };
+    let items = as_list("narrow", value)?;
+    if items.len() > MAX_NARROW_TERMS {
+        let msg = format!("narrow has too many terms (limit: {MAX_NARROW_TERMS})");
+        return Err(ApiError::bad_request(msg));
+    }
     let mut terms = Vec::new();
-    for (index, item) in as_list("narrow", value)?.into_iter().enumerate() {
-        let (operator, operand) = match &item {
+    for (index, item) in items.into_iter().enumerate() {
+        let (operator, operand, negated) = match &item {
             Value::Object(fields) => (
                 fields.get("operator").cloned(),
                 fields.get("operand").cloned(),
+                fields.get("negated").cloned().unwrap_or(Value::Bool(false)),
             ),
-            Value::Array(pair) if pair.len() == 2 => (pair.first().cloned(), pair.get(1).cloned()),
-            _ => (None, None),
+            Value::Array(pair) if pair.len() == 2 => (
+                pair.first().cloned(),
+                pair.get(1).cloned(),
+                Value::Bool(false),
+            ),
+            _ => (None, None, Value::Null),
         };
-        let (Some(Value::String(operator)), Some(operand)) = (operator, operand) else {
+        let (Some(Value::String(operator)), Some(operand), Value::Bool(negated)) =
+            (operator, operand, negated)
+        else {
             return Err(ApiError::bad_request(format!(
                 "narrow[{index}] is not a valid narrow term"
             )));
         };
+        let invalid =
+            |what: &str| ApiError::bad_request(format!("Invalid narrow operator: {what}"));
         let term = match (operator.as_str(), operand) {
             ("channel" | "stream", operand) => Term::Stream(operand),
+            ("channels" | "streams", Value::String(kind)) if kind == "public" => {
+                Term::PublicStreams
+            }
             ("topic" | "subject", Value::String(topic)) => Term::Topic(topic),
             ("dm" | "pm-with", operand) => Term::Dm(operand),
-            ("is", Value::String(what)) if what == "dm" || what == "private" => Term::IsDm,
+            ("sender", operand) => Term::Sender(operand),
+            ("id", Value::Number(id)) => {
+                Term::Id(id.as_i64().ok_or_else(|| invalid("invalid message ID"))?)
+            }
+            ("id", Value::String(id)) => Term::Id(
+                id.trim()
+                    .parse()
+                    .map_err(|_| invalid("invalid message ID"))?,
+            ),
+            ("search", Value::String(text)) => Term::Search(text),
+            ("is", Value::String(what)) => Term::Is(match what.as_str() {
+                "dm" | "private" => Narrow::Direct,
+                "resolved" => Narrow::ResolvedTopic,
+                // Mentions are read from the rendered message; Weir keeps no stars,
+                // unread state, alert words, follows or mutes, so those match nothing.
+                "mentioned" => Narrow::Mentions(0),
+                "starred" | "unread" | "alerted" | "followed" | "muted" => Narrow::Nothing,
+                other => return Err(invalid(&format!("unknown 'is' operand {other}"))),
+            }),
             (operator, _) => {
-                return Err(ApiError::bad_request(format!(
-                    "Invalid narrow operator: unknown operator {operator}"
-                )));
+                return Err(invalid(&format!("unknown operator {operator}")));
             }
         };
-        terms.push(term);
+        terms.push(Parsed { term, negated });
     }
     Ok(terms)
 }
@@ -79,46 +130,142 @@ fn count(params: &mut Params, name: &str) -> Result<u32, ApiError> {
         .map_err(|_| ApiError::bad_request(format!("{name} is not a non-negative integer")))
 }
 
+/// `message_ids`: a JSON list of integers.
+fn parse_message_ids(value: Option<Value>) -> Result<Option<Vec<i64>>, ApiError> {
+    let Some(value) = value else {
+        return Ok(None);
+    };
+    let items = as_list("message_ids", value)?;
+    if items.len() > MAX_MESSAGES_PER_FETCH as usize {
+        let msg = format!("message_ids has too many items (limit: {MAX_MESSAGES_PER_FETCH})");
+        return Err(ApiError::bad_request(msg));
+    }
+    items
+        .iter()
+        .enumerate()
+        .map(|(index, item)| {
+            item.as_i64().ok_or_else(|| {
+                ApiError::bad_request(format!("message_ids[{index}] is not an integer"))
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()
+        .map(Some)
+}
+
+/// How the messages of one response are shown.
+#[derive(Debug, Clone, Copy)]
+struct Presentation {
+    apply_markdown: bool,
+    client_gravatar: bool,
+    allow_empty_topic_name: bool,
+}
+
+/// Where a `GET /messages` request starts: around an anchor, or a list of ids.
+enum Window {
+    Anchor {
+        anchor: i64,
+        reported: i64,
+        num_before: u32,
+        num_after: u32,
+        include_anchor: bool,
+    },
+    Ids(Vec<i64>),
+}
+
+fn parse_window(params: &mut Params) -> Result<Window, ApiError> {
+    if let Some(ids) = parse_message_ids(params.take_json("message_ids")?)? {
+        let range_params = [
+            "anchor",
+            "include_anchor",
+            "use_first_unread_anchor",
+            "num_before",
+            "num_after",
+        ];
+        if let Some(other) = range_params.iter().find(|name| params.has(name)) {
+            let names = format!("{other}, message_ids");
+            return Err(ApiError::bad_request(format!(
+                "Unsupported parameter combination: {names}"
+            ))
+            .with("parameters", names));
+        }
+        return Ok(Window::Ids(ids));
+    }
+    let first_unread = params.take_bool("use_first_unread_anchor", false)?;
+    let raw_anchor = params.take_str("anchor");
+    let (anchor, reported) = if first_unread {
+        parse_anchor(Some("first_unread".into()))?
+    } else {
+        parse_anchor(raw_anchor)?
+    };
+    let num_before = count(params, "num_before")?;
+    let num_after = count(params, "num_after")?;
+    if i64::from(num_before) + i64::from(num_after) > MAX_MESSAGES_PER_FETCH {
+        return Err(ApiError::bad_request(
+            "Too many messages requested (maximum 5000).",
+        ));
+    }
+    Ok(Window::Anchor {
+        anchor,
+        reported,
+        num_before,
+        num_after,
+        include_anchor: params.take_bool("include_anchor", true)?,
+    })
+}
+
 pub async fn get_messages(
     State(state): State<AppState>,
     caller: Caller,
     mut params: Params,
 ) -> ApiResult {
-    let (anchor, reported_anchor) = parse_anchor(params.take_str("anchor"))?;
-    let num_before = count(&mut params, "num_before")?;
-    let num_after = count(&mut params, "num_after")?;
-    if i64::from(num_before) + i64::from(num_after) > MAX_MESSAGES_PER_FETCH {
-        return Err(ApiError::bad_request("Too many messages requested (maximum 5000).").into());
-    }
+    let window = parse_window(&mut params)?;
     let terms = parse_narrow(params.take_json("narrow")?)?;
-    let apply_markdown = params.take_bool("apply_markdown", true)?;
-    for known in [
-        "client_gravatar",
-        "include_anchor",
-        "use_first_unread_anchor",
-    ] {
-        let _ = params.take_str(known);
-    }
+    let presentation = Presentation {
+        apply_markdown: params.take_bool("apply_markdown", true)?,
+        client_gravatar: params.take_bool("client_gravatar", true)?,
+        allow_empty_topic_name: params.take_bool("allow_empty_topic_name", false)?,
+    };
     let ignored = params.into_ignored();
     let viewer = caller.0;
     let body = state
         .store()
         .read(move |conn| {
-            let query = build_query(conn, &viewer, &terms, anchor, num_before, num_after)?;
-            let page = store::find_messages(conn, &query)?;
-            let messages = page
-                .messages
-                .iter()
-                .map(|row| message_dto(conn, row, apply_markdown))
-                .collect::<Result<Vec<_>, Error>>()?;
-            Ok::<_, Error>(json!({
-                "messages": messages,
-                "found_anchor": page.found_anchor,
-                "found_newest": page.found_newest,
-                "found_oldest": page.found_oldest,
-                "history_limited": false,
-                "anchor": reported_anchor,
-            }))
+            let realm = realm_string_id(conn)?;
+            let show = |rows: &[MessageRow]| {
+                rows.iter()
+                    .map(|row| message_dto(conn, &viewer, row, presentation, &realm))
+                    .collect::<Result<Vec<_>, Error>>()
+            };
+            let body = match window {
+                Window::Ids(ids) => {
+                    let query = build_query(conn, &viewer, &terms, 0, 0, 0)?;
+                    let rows = store::messages_by_ids(conn, &query, &ids)?;
+                    json!({ "messages": show(&rows)?, "history_limited": false })
+                }
+                Window::Anchor {
+                    anchor,
+                    reported,
+                    num_before,
+                    num_after,
+                    include_anchor,
+                } => {
+                    let query = build_query(conn, &viewer, &terms, anchor, num_before, num_after)?;
+                    let mut page = store::find_messages(conn, &query)?;
+                    if !include_anchor && page.found_anchor {
+                        page.messages.retain(|row| row.id != anchor);
+                        page.found_anchor = false;
+                    }
+                    json!({
+                        "messages": show(&page.messages)?,
+                        "found_anchor": page.found_anchor,
+                        "found_newest": page.found_newest,
+                        "found_oldest": page.found_oldest,
+                        "history_limited": false,
+                        "anchor": reported,
+                    })
+                }
+            };
+            Ok::<_, Error>(body)
         })
         .await?;
     success(body, ignored)
@@ -135,19 +282,20 @@ pub fn newest_visible_query(
 fn build_query(
     conn: &rusqlite::Connection,
     viewer: &UserRow,
-    terms: &[Term],
+    terms: &[Parsed],
     anchor: i64,
     num_before: u32,
     num_after: u32,
 ) -> Result<MessageQuery, Error> {
     let subscribed = store::subscription_states(conn, viewer.user_id)?;
+    let streams = store::all_streams(conn)?;
     let readable = |stream: &store::StreamRow| {
         subscribed.get(&stream.stream_id) == Some(&true)
             || (!stream.invite_only && !viewer.is_guest())
     };
     let mut query = MessageQuery {
         viewer_id: viewer.user_id,
-        readable_streams: store::all_streams(conn)?
+        readable_streams: streams
             .iter()
             .filter(|stream| readable(stream))
             .map(|stream| stream.stream_id)
@@ -158,8 +306,8 @@ fn build_query(
         ..MessageQuery::default()
     };
     let unknown_channel = || ApiError::bad_request("Invalid narrow operator: unknown channel");
-    for term in terms {
-        match term {
+    for Parsed { term, negated } in terms {
+        let narrow = match term {
             Term::Stream(operand) => {
                 let stream = match operand {
                     Value::String(name) => store::stream_by_name(conn, name.trim())?,
@@ -180,18 +328,44 @@ fn build_query(
                         )
                     })
                     .ok_or_else(unknown_channel)?;
-                query.stream_id = Some(stream.stream_id);
+                Narrow::Stream(stream.stream_id)
             }
-            Term::Topic(topic) => query.topic = Some(topic.clone()),
-            Term::IsDm => query.direct_only = true,
-            Term::Dm(operand) => {
-                let other = dm_partner(conn, viewer, operand)?;
-                query.dm_with = Some(other);
-                query.direct_only = true;
-            }
-        }
+            Term::PublicStreams => Narrow::AnyStream(
+                streams
+                    .iter()
+                    .filter(|stream| !stream.invite_only && !viewer.is_guest())
+                    .map(|stream| stream.stream_id)
+                    .collect(),
+            ),
+            Term::Topic(topic) => Narrow::Topic(topic.clone()),
+            Term::Dm(operand) => Narrow::DmWith(dm_partner(conn, viewer, operand)?),
+            Term::Sender(operand) => Narrow::Sender(sender_id(conn, operand)?),
+            Term::Id(id) => Narrow::Id(*id),
+            Term::Search(text) => Narrow::Search(text.clone()),
+            Term::Is(Narrow::Mentions(_)) => Narrow::Mentions(viewer.user_id),
+            Term::Is(narrow) => narrow.clone(),
+        };
+        query.filters.push(Filter {
+            narrow,
+            negated: *negated,
+        });
     }
     Ok(query)
+}
+
+/// The user a `sender` operand names, by id or e-mail.
+fn sender_id(conn: &rusqlite::Connection, operand: &Value) -> Result<i64, Error> {
+    let user = match operand {
+        Value::Number(id) => id
+            .as_i64()
+            .map(|id| store::user_by_id(conn, id))
+            .transpose()?
+            .flatten(),
+        Value::String(email) => store::user_by_email(conn, email.trim())?,
+        _ => None,
+    };
+    user.map(|user| user.user_id)
+        .ok_or_else(|| ApiError::bad_request("Invalid narrow operator: unknown user").into())
 }
 
 /// The other person of a one-to-one conversation named by a `dm` operand.
@@ -235,10 +409,53 @@ fn dm_partner(
     }
 }
 
+/// Zulip's `sender_realm_str`: the organization's subdomain (first label of its host,
+/// empty for a bare host), or `zulipinternal` for system bots.
+fn realm_string_id(conn: &rusqlite::Connection) -> Result<String, Error> {
+    let url = store::realm(conn)?
+        .map(|realm| realm.url)
+        .unwrap_or_default();
+    let host = url
+        .split_once("://")
+        .map_or(url.as_str(), |(_, rest)| rest)
+        .split(['/', ':'])
+        .next()
+        .unwrap_or_default();
+    Ok(match host.split_once('.') {
+        Some((label, _)) if host.parse::<std::net::IpAddr>().is_err() => label.to_owned(),
+        _ => String::new(),
+    })
+}
+
+/// Zulip's recipient ids are rows of their own; Weir derives them so that they are
+/// distinct: a person's is twice their user id, a stream's twice its id plus one.
+fn recipient_id(message: &store::NewMessage) -> i64 {
+    match (message.stream_id, message.recipient_id) {
+        (Some(stream_id), _) => stream_id * 2 + 1,
+        (None, Some(user_id)) => user_id * 2,
+        (None, None) => 0,
+    }
+}
+
+/// `http(s)://` links in a topic, as Zulip's `topic_links` lists them (Weir has no
+/// linkifiers).
+fn topic_links(topic: &str) -> Vec<TopicLink> {
+    topic
+        .split_whitespace()
+        .filter(|word| word.starts_with("https://") || word.starts_with("http://"))
+        .map(|url| TopicLink {
+            text: url.to_owned(),
+            url: url.to_owned(),
+        })
+        .collect()
+}
+
 fn message_dto(
     conn: &rusqlite::Connection,
+    viewer: &UserRow,
     row: &MessageRow,
-    apply_markdown: bool,
+    presentation: Presentation,
+    realm: &str,
 ) -> Result<Message, Error> {
     let message = &row.message;
     let sender = store::user_by_id(conn, message.sender_id)?
@@ -264,24 +481,54 @@ fn message_dto(
             ("private", Recipient::Direct(people))
         }
     };
-    let (content, content_type) = if apply_markdown {
+    let (content, content_type) = if presentation.apply_markdown {
         (message.rendered_content.clone(), "text/html")
     } else {
         (message.content.clone(), "text/x-markdown")
     };
+    let subject = if message.stream_id.is_some()
+        && message.topic.is_empty()
+        && !presentation.allow_empty_topic_name
+    {
+        EMPTY_TOPIC_DISPLAY_NAME.to_owned()
+    } else {
+        message.topic.clone()
+    };
+    // Weir keeps no unread state: every message reads as read. Mentions come from the
+    // rendered content, as the `is:mentioned` narrow finds them.
+    let mut flags = vec!["read".to_owned()];
+    let mention = format!(
+        "<span class=\"user-mention\" data-user-id=\"{}\">",
+        viewer.user_id
+    );
+    if message.rendered_content.contains(&mention) {
+        flags.push("mentioned".to_owned());
+    }
     Ok(Message {
         id: row.id,
         sender_id: sender.user_id,
         sender_email: sender.email.clone(),
         sender_full_name: sender.full_name.clone(),
+        sender_realm_str: if sender.is_system_bot {
+            "zulipinternal".to_owned()
+        } else {
+            realm.to_owned()
+        },
+        avatar_url: avatar_url(&sender.email, presentation.client_gravatar),
         kind: kind.into(),
         stream_id: message.stream_id,
+        recipient_id: recipient_id(message),
         display_recipient,
-        subject: message.topic.clone(),
+        topic_links: topic_links(&subject),
+        subject,
+        is_me_message: message.content.starts_with("/me ") && !message.content.contains('\n'),
         content,
         content_type: content_type.into(),
         timestamp: message.timestamp,
         client: message.client.clone(),
+        flags,
+        reactions: Vec::new(),
+        submessages: Vec::new(),
     })
 }
 
@@ -290,6 +537,7 @@ fn direct_recipient(user: &UserRow) -> DirectRecipient {
         id: user.user_id,
         email: user.email.clone(),
         full_name: user.full_name.clone(),
+        is_mirror_dummy: false,
     }
 }
 

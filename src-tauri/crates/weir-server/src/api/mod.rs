@@ -2,10 +2,12 @@
 
 mod bot_status;
 mod bots;
+mod dto;
 mod messages;
 mod principals;
 mod reads;
 mod register;
+mod send;
 mod subscribe;
 mod unsubscribe;
 pub(crate) mod webhooks;
@@ -28,6 +30,7 @@ pub fn routes(state: AppState) -> Router {
     let authenticated = Router::new()
         .route("/api/v1/users", get(reads::get_users))
         .route("/api/v1/users/me", get(reads::get_own_user))
+        .route("/api/v1/users/{user_id_or_email}", get(reads::get_user))
         .route("/api/v1/streams", get(reads::get_streams))
         .route(
             "/api/v1/streams/{stream_id}/members",
@@ -58,7 +61,10 @@ pub fn routes(state: AppState) -> Router {
             post(bots::regenerate_own_key),
         )
         .route("/api/v1/register", post(register::register))
-        .route("/api/v1/messages", get(messages::get_messages))
+        .route(
+            "/api/v1/messages",
+            get(messages::get_messages).post(send::send_message),
+        )
         .route("/api/v1/messages/render", post(messages::render_message))
         .route("/api/v1/integrations", get(webhooks::list_integrations))
         .route_layer(middleware::from_fn_with_state(state.clone(), require_auth));

@@ -1,17 +1,20 @@
 //! Read endpoints: server settings, users, streams, subscriptions, members.
 
 use axum::extract::{Path, State};
-use serde_json::json;
-use zulip_api::{Stream, Subscription, User};
+use serde_json::{Value, json};
+use zulip_api::{Stream, Subscription};
 
+use super::dto::{stream_dto, subscription_dto, user_dto, user_json};
 use super::{ApiResult, success};
 use crate::AppState;
 use crate::access::can_access;
 use crate::auth::Caller;
+use crate::clock::now_unix;
 use crate::error::{ApiError, Error};
 use crate::params::Params;
-use crate::render::render_markdown;
-use crate::store::{self, StreamRow, UserRow};
+use crate::store::{self, StreamActivity, StreamRow};
+
+pub use super::dto::gravatar_url;
 
 /// Zulip's release that matches the default feature level.
 pub const ZULIP_VERSION: &str = "10.0";
@@ -22,8 +25,12 @@ pub async fn server_settings(State(state): State<AppState>, params: Params) -> A
         .map(|realm| (realm.name, realm.url))
         .unwrap_or_default();
     let body = json!({
-        "authentication_methods": {"password": true, "dev": false, "email": true, "ldap": false,
-                                   "remoteuser": false, "github": false, "google": false},
+        // Every method key Zulip 10 lists; Weir authenticates by e-mail and API key only.
+        "authentication_methods": {
+            "password": true, "dev": false, "email": true, "ldap": false,
+            "remoteuser": false, "github": false, "azuread": false, "gitlab": false,
+            "apple": false, "google": false, "saml": false, "openid connect": false,
+        },
         "external_authentication_methods": [],
         "zulip_feature_level": state.feature_level(),
         "zulip_version": ZULIP_VERSION,
@@ -42,83 +49,52 @@ pub async fn server_settings(State(state): State<AppState>, params: Params) -> A
     success(body, params.into_ignored())
 }
 
-/// Zulip's avatar for a user without an uploaded one: their Gravatar, by e-mail hash.
-pub fn gravatar_url(email: &str) -> String {
-    use md5::{Digest, Md5};
-    let digest = Md5::digest(email.trim().to_lowercase().as_bytes());
-    let hex: String = digest.iter().map(|byte| format!("{byte:02x}")).collect();
-    format!("https://secure.gravatar.com/avatar/{hex}?d=identicon&version=1")
-}
-
-/// A user as `viewer` may see them. `delivery_email` is visible to administrators, to
-/// the user themself, and for bots to everyone, as in Zulip. `avatar_url` is null, as
-/// Zulip sends it with `client_gravatar` (the default of these listings).
-pub fn user_dto(user: &UserRow, viewer: &UserRow) -> User {
-    User {
-        user_id: user.user_id,
-        email: user.email.clone(),
-        full_name: user.full_name.clone(),
-        role: user.role,
-        is_admin: user.is_org_admin(),
-        is_owner: user.role == zulip_api::Role::Owner,
-        is_guest: user.is_guest(),
-        is_bot: user.bot_type.is_some(),
-        bot_type: user.bot_type,
-        bot_owner_id: user.bot_owner_id,
-        is_active: user.is_active,
-        avatar_url: None,
-        date_joined: user.date_joined.clone(),
-        timezone: user.timezone.clone(),
-        delivery_email: (viewer.is_org_admin()
-            || viewer.user_id == user.user_id
-            || user.bot_type.is_some())
-        .then(|| user.email.clone()),
-    }
-}
-
-pub fn stream_dto(stream: &StreamRow, subscriber_count: usize) -> Stream {
-    Stream {
-        stream_id: stream.stream_id,
-        name: stream.name.clone(),
-        description: stream.description.clone(),
-        rendered_description: render_markdown(&stream.description),
-        invite_only: stream.invite_only,
-        is_web_public: false,
-        history_public_to_subscribers: !stream.invite_only,
-        date_created: stream.date_created,
-        subscriber_count: subscriber_count as i64,
-        is_archived: false,
-    }
-}
-
-pub fn subscription_dto(stream: &StreamRow, subscribers: &[i64], include: bool) -> Subscription {
-    Subscription {
-        stream_id: stream.stream_id,
-        name: stream.name.clone(),
-        description: stream.description.clone(),
-        invite_only: stream.invite_only,
-        is_web_public: false,
-        date_created: stream.date_created,
-        subscriber_count: subscribers.len() as i64,
-        subscribers: include.then(|| subscribers.to_vec()),
-    }
-}
-
-pub async fn get_users(State(state): State<AppState>, caller: Caller, params: Params) -> ApiResult {
+pub async fn get_users(
+    State(state): State<AppState>,
+    caller: Caller,
+    mut params: Params,
+) -> ApiResult {
+    let client_gravatar = params.take_bool("client_gravatar", true)?;
+    let profile_data = params.take_bool("include_custom_profile_fields", false)?;
     let users = state.store().read(store::realm_users).await?;
-    let members: Vec<User> = users.iter().map(|user| user_dto(user, &caller)).collect();
+    let members: Vec<Value> = users
+        .iter()
+        .map(|user| user_json(user_dto(user, &caller, client_gravatar), profile_data))
+        .collect();
     success(json!({ "members": members }), params.into_ignored())
 }
 
+/// `GET /users/{user_id}` and `GET /users/{email}`: one user of the organization,
+/// deactivated ones included, as Zulip answers them.
+pub async fn get_user(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(who): Path<String>,
+    mut params: Params,
+) -> ApiResult {
+    let client_gravatar = params.take_bool("client_gravatar", true)?;
+    let profile_data = params.take_bool("include_custom_profile_fields", false)?;
+    let found = state
+        .store()
+        .read(move |conn| match who.parse::<i64>() {
+            Ok(id) => store::user_by_id(conn, id),
+            Err(_) => store::user_by_email(conn, who.trim()),
+        })
+        .await?
+        .filter(|user| !user.is_system_bot);
+    let user = found.ok_or_else(|| ApiError::bad_request("No such user"))?;
+    let user = user_json(user_dto(&user, &caller, client_gravatar), profile_data);
+    success(json!({ "user": user }), params.into_ignored())
+}
+
 /// `GET /users/me`: Zulip answers it without `client_gravatar`, so with an avatar URL,
-/// plus the newest message id the caller can see.
+/// plus the newest message id the caller can see. Bot fields only for bots.
 pub async fn get_own_user(
     State(state): State<AppState>,
     caller: Caller,
     params: Params,
 ) -> ApiResult {
-    let mut user = user_dto(&caller, &caller);
-    user.avatar_url = Some(gravatar_url(&user.email));
+    let user = user_dto(&caller, &caller, false);
     let viewer = caller.0;
     let max_message_id = state
         .store()
@@ -132,36 +108,50 @@ pub async fn get_own_user(
             )
         })
         .await?;
-    let mut body =
-        serde_json::to_value(user).map_err(|error| Error::Internal(error.to_string()))?;
+    let mut body = user_json(user, false);
     if let Some(fields) = body.as_object_mut() {
         fields.insert("max_message_id".into(), json!(max_message_id));
     }
     success(body, params.into_ignored())
 }
 
+/// A stream `caller` can access, with its subscribers, whether the caller is one of
+/// them, and what its messages say about it.
+pub struct Accessible {
+    pub stream: StreamRow,
+    pub subscribers: Vec<i64>,
+    pub subscribed: bool,
+    pub activity: StreamActivity,
+}
+
+impl Accessible {
+    pub fn dto(&self, now: i64) -> Stream {
+        stream_dto(&self.stream, self.activity, now)
+    }
+}
+
 /// The streams `caller` can access, with every stream's subscribers.
-async fn accessible_streams(
-    state: &AppState,
-    caller: &Caller,
-) -> Result<Vec<(StreamRow, Vec<i64>, bool)>, Error> {
+async fn accessible_streams(state: &AppState, caller: &Caller) -> Result<Vec<Accessible>, Error> {
     let caller = caller.clone();
     state
         .store()
         .read(move |conn| {
             let streams = store::all_streams(conn)?;
             let mut subscribers = store::all_subscribers(conn)?;
-            Ok::<_, Error>(
-                streams
-                    .into_iter()
-                    .filter_map(|stream| {
-                        let members = subscribers.remove(&stream.stream_id).unwrap_or_default();
-                        let subscribed = members.contains(&caller.user_id);
-                        can_access(&caller, &stream, subscribed)
-                            .then_some((stream, members, subscribed))
-                    })
-                    .collect(),
-            )
+            let mut accessible = Vec::new();
+            for stream in streams {
+                let members = subscribers.remove(&stream.stream_id).unwrap_or_default();
+                let subscribed = members.contains(&caller.user_id);
+                if can_access(&caller, &stream, subscribed) {
+                    accessible.push(Accessible {
+                        activity: store::stream_activity(conn, stream.stream_id)?,
+                        stream,
+                        subscribers: members,
+                        subscribed,
+                    });
+                }
+            }
+            Ok::<_, Error>(accessible)
         })
         .await
 }
@@ -175,21 +165,28 @@ pub async fn get_streams(
     let include_subscribed = params.take_bool("include_subscribed", true)?;
     let include_all =
         params.take_bool("include_all", false)? | params.take_bool("include_all_active", false)?;
-    let _ = params.take_bool("include_web_public", false)?;
-    let _ = params.take_bool("include_default", false)?;
-    let _ = params.take_bool("include_owner_subscribed", false)?;
+    for flag in [
+        "include_web_public",
+        "include_default",
+        "include_owner_subscribed",
+        "include_can_access_content",
+    ] {
+        let _ = params.take_bool(flag, false)?;
+    }
+    let _ = params.take_bool("exclude_archived", true)?;
     if include_all && !caller.is_org_admin() {
         return Err(ApiError::bad_request("User not authorized for this query").into());
     }
+    let now = now_unix();
     let streams: Vec<Stream> = accessible_streams(&state, &caller)
         .await?
         .into_iter()
-        .filter(|(stream, _, subscribed)| {
+        .filter(|found| {
             include_all
-                || (include_subscribed && *subscribed)
-                || (include_public && !stream.invite_only && !caller.is_guest())
+                || (include_subscribed && found.subscribed)
+                || (include_public && !found.stream.invite_only && !caller.is_guest())
         })
-        .map(|(stream, members, _)| stream_dto(&stream, members.len()))
+        .map(|found| found.dto(now))
         .collect();
     success(json!({ "streams": streams }), params.into_ignored())
 }
@@ -200,11 +197,16 @@ pub async fn get_subscriptions(
     mut params: Params,
 ) -> ApiResult {
     let include_subscribers = params.take_bool("include_subscribers", false)?;
+    let now = now_unix();
     let subscriptions: Vec<Subscription> = accessible_streams(&state, &caller)
         .await?
         .into_iter()
-        .filter(|(_, _, subscribed)| *subscribed)
-        .map(|(stream, members, _)| subscription_dto(&stream, &members, include_subscribers))
+        .filter(|found| found.subscribed)
+        .map(|found| {
+            let mut stream = found.dto(now);
+            stream.subscribers = include_subscribers.then_some(found.subscribers);
+            subscription_dto(stream)
+        })
         .collect();
     success(
         json!({ "subscriptions": subscriptions }),

@@ -1,17 +1,83 @@
-//! The snapshot form of `POST /register`: users and subscriptions in one request, as
-//! Zulip's own clients load them. Weir has no event queue yet, so `queue_id` is null.
+//! The snapshot form of `POST /register`: the state a client asks for in one request, as
+//! Zulip's own clients load it. Weir has no event queue yet, so `queue_id` is null.
 
 use axum::extract::State;
+use rusqlite::Connection;
 use serde_json::{Map, Value, json};
 
-use super::reads::{ZULIP_VERSION, subscription_dto, user_dto};
+use super::dto::{gravatar_url, stream_dto, subscription_dto, user_dto, user_json};
+use super::reads::ZULIP_VERSION;
 use super::{ApiResult, success};
 use crate::AppState;
 use crate::access::can_access;
 use crate::auth::Caller;
-use crate::error::Error;
+use crate::clock::now_unix;
+use crate::error::{ApiError, Error};
 use crate::params::Params;
-use crate::store;
+use crate::store::{self, UserRow};
+
+/// The `fetch_event_types` Weir answers. Types about things Weir does not have (custom
+/// emoji, alert words, mutes, stars, linkifiers...) are answered truthfully empty; any
+/// other type is refused by name rather than silently left out.
+const SUPPORTED: &[&str] = &[
+    "realm_user",
+    "subscription",
+    "message",
+    "stream",
+    "realm_emoji",
+    "alert_words",
+    "muted_users",
+    "muted_topics",
+    "user_topic",
+    "starred_messages",
+    "realm_linkifiers",
+    "realm_filters",
+    "realm_playgrounds",
+    "realm_domains",
+    "default_streams",
+    "scheduled_messages",
+    "saved_snippets",
+    "user_status",
+];
+
+/// Largest `event_types` / `fetch_event_types` list accepted.
+const MAX_EVENT_TYPES: usize = 200;
+
+/// Event types answered with an empty list, and the key each one brings.
+const EMPTY_LISTS: &[(&str, &str)] = &[
+    ("alert_words", "alert_words"),
+    ("muted_users", "muted_users"),
+    ("muted_topics", "muted_topics"),
+    ("user_topic", "user_topics"),
+    ("starred_messages", "starred_messages"),
+    ("realm_linkifiers", "realm_linkifiers"),
+    ("realm_filters", "realm_filters"),
+    ("realm_playgrounds", "realm_playgrounds"),
+    ("realm_domains", "realm_domains"),
+    ("default_streams", "realm_default_streams"),
+    ("scheduled_messages", "scheduled_messages"),
+    ("saved_snippets", "saved_snippets"),
+];
+
+/// Event types answered with an empty object, and the key each one brings.
+const EMPTY_OBJECTS: &[(&str, &str)] = &[
+    ("realm_emoji", "realm_emoji"),
+    ("user_status", "user_status"),
+];
+
+struct Request {
+    types: Option<Vec<String>>,
+    include_subscribers: bool,
+    client_gravatar: bool,
+}
+
+impl Request {
+    fn wants(&self, kind: &str) -> bool {
+        self.types
+            .as_ref()
+            .is_none_or(|types| types.iter().any(|t| t == kind))
+    }
+}
 
 pub async fn register(
     State(state): State<AppState>,
@@ -19,83 +85,162 @@ pub async fn register(
     mut params: Params,
 ) -> ApiResult {
     let event_types = params.take_string_list("event_types")?;
-    let fetch_event_types = params
+    let types = params
         .take_string_list("fetch_event_types")?
         .or(event_types);
-    let include_subscribers = params.take_bool("include_subscribers", false)?;
-    for known in [
-        "client_gravatar",
-        "slim_presence",
-        "apply_markdown",
-        "all_public_streams",
-        "client_capabilities",
-        "narrow",
-        "queue_lifespan_secs",
-        "user_avatar_url_field_optional",
-        "user_settings_object",
-        "include_streams",
-    ] {
-        let _ = params.take_str(known);
+    if let Some(types) = &types {
+        if types.len() > MAX_EVENT_TYPES {
+            let msg = format!("Too many event types (limit: {MAX_EVENT_TYPES})");
+            return Err(ApiError::bad_request(msg).into());
+        }
+        let unsupported: Vec<&str> = types
+            .iter()
+            .map(String::as_str)
+            .filter(|kind| !SUPPORTED.contains(kind))
+            .collect();
+        if !unsupported.is_empty() {
+            let msg = format!("Unsupported event types: {}", unsupported.join(", "));
+            return Err(ApiError::bad_request(msg).into());
+        }
     }
-    let wants = |kind: &str| {
-        fetch_event_types
-            .as_ref()
-            .is_none_or(|types| types.iter().any(|t| t == kind))
+    let request = Request {
+        types,
+        include_subscribers: params.take_bool("include_subscribers", false)?,
+        client_gravatar: params.take_bool("client_gravatar", true)?,
     };
-    let (want_users, want_subscriptions) = (wants("realm_user"), wants("subscription"));
+    for flag in ["apply_markdown", "slim_presence", "all_public_streams"] {
+        let _ = params.take_bool(flag, false)?;
+    }
+    let _ = params.take_json("client_capabilities")?;
+    let _ = params.take_json("narrow")?;
+    let _ = params.take_int("presence_history_limit_days")?;
     let level = state.feature_level();
     let viewer = caller.0;
     let body = state
         .store()
-        .read(move |conn| {
-            let mut body = Map::new();
-            body.insert("queue_id".into(), Value::Null);
-            body.insert("last_event_id".into(), json!(-1));
-            body.insert("zulip_feature_level".into(), json!(level));
-            body.insert("zulip_version".into(), json!(ZULIP_VERSION));
-            body.insert("zulip_merge_base".into(), json!(ZULIP_VERSION));
-            if want_users {
-                let users = store::realm_users(conn)?;
-                let (active, inactive): (Vec<_>, Vec<_>) =
-                    users.iter().partition(|user| user.is_active);
-                let dto = |users: Vec<&store::UserRow>| -> Vec<zulip_api::User> {
-                    users
-                        .into_iter()
-                        .map(|user| user_dto(user, &viewer))
-                        .collect()
-                };
-                body.insert("realm_users".into(), json!(dto(active)));
-                body.insert("realm_non_active_users".into(), json!(dto(inactive)));
-                let bots: Vec<_> = store::system_bots(conn)?
-                    .iter()
-                    .map(|bot| user_dto(bot, &viewer))
-                    .collect();
-                body.insert("cross_realm_bots".into(), json!(bots));
-            }
-            if want_subscriptions {
-                let states = store::subscription_states(conn, viewer.user_id)?;
-                let mut subscribers = store::all_subscribers(conn)?;
-                let (mut subscribed, mut unsubscribed, mut never) = (vec![], vec![], vec![]);
-                for stream in store::all_streams(conn)? {
-                    let members = subscribers.remove(&stream.stream_id).unwrap_or_default();
-                    let state = states.get(&stream.stream_id).copied();
-                    let is_subscribed = state == Some(true);
-                    if !can_access(&viewer, &stream, is_subscribed) {
-                        continue;
-                    }
-                    let dto = subscription_dto(&stream, &members, include_subscribers);
-                    match state {
-                        Some(true) => subscribed.push(dto),
-                        Some(false) => unsubscribed.push(dto),
-                        None => never.push(dto),
-                    }
-                }
-                body.insert("subscriptions".into(), json!(subscribed));
-                body.insert("unsubscribed".into(), json!(unsubscribed));
-                body.insert("never_subscribed".into(), json!(never));
-            }
-            Ok::<_, Error>(body)
-        })
+        .read(move |conn| snapshot(conn, &viewer, &request, level))
         .await?;
     success(Value::Object(body), params.into_ignored())
+}
+
+fn snapshot(
+    conn: &Connection,
+    viewer: &UserRow,
+    request: &Request,
+    level: u32,
+) -> Result<Map<String, Value>, Error> {
+    let mut body = Map::new();
+    body.insert("queue_id".into(), Value::Null);
+    body.insert("last_event_id".into(), json!(-1));
+    body.insert("zulip_feature_level".into(), json!(level));
+    body.insert("zulip_version".into(), json!(ZULIP_VERSION));
+    body.insert("zulip_merge_base".into(), json!(ZULIP_VERSION));
+    if request.wants("realm_user") {
+        add_users(conn, viewer, request.client_gravatar, &mut body)?;
+    }
+    if request.wants("subscription") || request.wants("stream") {
+        add_streams(conn, viewer, request, &mut body)?;
+    }
+    if request.wants("message") {
+        let query = super::messages::newest_visible_query(conn, viewer)?;
+        let newest = store::find_messages(conn, &query)?
+            .messages
+            .last()
+            .map_or(-1, |m| m.id);
+        body.insert("max_message_id".into(), json!(newest));
+    }
+    for (kind, key) in EMPTY_LISTS {
+        if request.wants(kind) {
+            body.insert((*key).into(), json!([]));
+        }
+    }
+    for (kind, key) in EMPTY_OBJECTS {
+        if request.wants(kind) {
+            body.insert((*key).into(), json!({}));
+        }
+    }
+    Ok(body)
+}
+
+/// `realm_user`: the users, the system bots, and the caller's own account and rights.
+fn add_users(
+    conn: &Connection,
+    viewer: &UserRow,
+    client_gravatar: bool,
+    body: &mut Map<String, Value>,
+) -> Result<(), Error> {
+    let users = store::realm_users(conn)?;
+    let dto = |user: &UserRow| user_json(user_dto(user, viewer, client_gravatar), false);
+    let (active, inactive): (Vec<_>, Vec<_>) = users.iter().partition(|user| user.is_active);
+    let active: Vec<Value> = active.into_iter().map(dto).collect();
+    let inactive: Vec<Value> = inactive.into_iter().map(dto).collect();
+    let bots: Vec<Value> = store::system_bots(conn)?.iter().map(dto).collect();
+    body.insert("realm_users".into(), json!(active));
+    body.insert("realm_non_active_users".into(), json!(inactive));
+    body.insert("cross_realm_bots".into(), json!(bots));
+    // Zulip's defaults: members and above may create streams, invite people and
+    // subscribe others; nobody creates web-public streams.
+    let member = !viewer.is_guest();
+    let own_avatar = gravatar_url(&viewer.email);
+    let own = json!({
+        "avatar_source": "G",
+        "avatar_url_medium": own_avatar,
+        "avatar_url": own_avatar,
+        "can_create_streams": member,
+        "can_create_public_streams": member,
+        "can_create_private_streams": member,
+        "can_create_web_public_streams": false,
+        "can_subscribe_other_users": member,
+        "can_invite_others_to_realm": member,
+        "is_admin": viewer.is_org_admin(),
+        "is_owner": viewer.role == zulip_api::Role::Owner,
+        "is_moderator": viewer.role == zulip_api::Role::Moderator,
+        "is_guest": viewer.is_guest(),
+        "user_id": viewer.user_id,
+        "email": viewer.email,
+        "delivery_email": viewer.email,
+        "full_name": viewer.full_name,
+    });
+    if let Value::Object(fields) = own {
+        body.extend(fields);
+    }
+    Ok(())
+}
+
+/// `subscription` (the caller's subscriptions, the streams they left, the others they
+/// can see) and `stream` (every stream they can see).
+fn add_streams(
+    conn: &Connection,
+    viewer: &UserRow,
+    request: &Request,
+    body: &mut Map<String, Value>,
+) -> Result<(), Error> {
+    let now = now_unix();
+    let states = store::subscription_states(conn, viewer.user_id)?;
+    let mut subscribers = store::all_subscribers(conn)?;
+    let (mut subscribed, mut unsubscribed, mut never, mut all) = (vec![], vec![], vec![], vec![]);
+    for row in store::all_streams(conn)? {
+        let members = subscribers.remove(&row.stream_id).unwrap_or_default();
+        let state = states.get(&row.stream_id).copied();
+        if !can_access(viewer, &row, state == Some(true)) {
+            continue;
+        }
+        let mut stream = stream_dto(&row, store::stream_activity(conn, row.stream_id)?, now);
+        all.push(stream.clone());
+        stream.subscribers = request.include_subscribers.then_some(members);
+        match state {
+            Some(true) => subscribed.push(json!(subscription_dto(stream))),
+            Some(false) => unsubscribed.push(json!(subscription_dto(stream))),
+            None => never.push(json!(stream)),
+        }
+    }
+    if request.wants("subscription") {
+        body.insert("subscriptions".into(), json!(subscribed));
+        body.insert("unsubscribed".into(), json!(unsubscribed));
+        body.insert("never_subscribed".into(), json!(never));
+    }
+    if request.wants("stream") {
+        body.insert("streams".into(), json!(all));
+    }
+    Ok(())
 }

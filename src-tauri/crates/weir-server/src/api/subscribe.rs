@@ -31,6 +31,9 @@ struct Request {
     descriptions: BTreeMap<String, String>,
     principals: Vec<Principal>,
     invite_only: bool,
+    /// `authorization_errors_fatal`: when false, streams the caller may not access are
+    /// listed under `unauthorized` and the others are still subscribed to.
+    fatal: bool,
 }
 
 pub async fn subscribe(
@@ -43,13 +46,14 @@ pub async fn subscribe(
     let principals = parse_principals(params.take_json("principals")?, state.feature_level())?;
     let invite_only = params.take_bool("invite_only", false)?;
     let _announce = params.take_bool("announce", false)?;
-    let _fatal = params.take_bool("authorization_errors_fatal", true)?;
+    let fatal = params.take_bool("authorization_errors_fatal", true)?;
     let ignored = params.into_ignored();
     let request = Request {
         names: raw_names,
         descriptions,
         principals,
         invite_only,
+        fatal,
     };
     let level = state.feature_level();
     let heavy = is_heavy(request.names.len(), request.principals.len());
@@ -118,6 +122,7 @@ fn add(
     let now = now_unix();
 
     let mut streams: Vec<StreamRow> = Vec::with_capacity(names.len());
+    let mut unauthorized: Vec<String> = Vec::new();
     // Zulip sends no "subscribed you" message for streams this request creates.
     let mut created: HashSet<i64> = HashSet::new();
     for name in &names {
@@ -125,6 +130,10 @@ fn add(
             Some(stream) => {
                 let subscribed = store::is_subscribed(conn, caller.user_id, stream.stream_id)?;
                 if !can_access(caller, &stream, subscribed) {
+                    if !request.fatal {
+                        unauthorized.push(stream.name);
+                        continue;
+                    }
                     let msg = format!("Unable to access channel ({}).", stream.name);
                     return Err(ApiError::bad_request(msg).into());
                 }
@@ -133,8 +142,14 @@ fn add(
             None => {
                 let description = request.descriptions.get(&store::name_key(name));
                 let description = description.map_or("", String::as_str);
-                let stream =
-                    store::insert_stream(conn, None, name, description, request.invite_only, now)?;
+                let new = store::NewStream {
+                    stream_id: None,
+                    name,
+                    description,
+                    invite_only: request.invite_only,
+                    creator_id: Some(caller.user_id),
+                };
+                let stream = store::insert_stream(conn, &new, now)?;
                 created.insert(stream.stream_id);
                 stream
             }
@@ -142,7 +157,10 @@ fn add(
         streams.push(stream);
     }
 
-    let mut response = AddSubscriptionsResponse::default();
+    let mut response = AddSubscriptionsResponse {
+        unauthorized: (!request.fatal).then_some(unauthorized),
+        ..AddSubscriptionsResponse::default()
+    };
     let mut newly: BTreeMap<i64, Vec<String>> = BTreeMap::new();
     for target in &targets {
         let key = target.user_id.to_string();

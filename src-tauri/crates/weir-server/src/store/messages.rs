@@ -1,6 +1,7 @@
 //! Messages: stream messages and direct messages between two users.
 
-use rusqlite::{Connection, Row, ToSql, params};
+use rusqlite::types::Value as SqlValue;
+use rusqlite::{Connection, Row, params, params_from_iter};
 
 use crate::error::Result;
 
@@ -57,17 +58,44 @@ pub fn insert_message(conn: &Connection, message: &MessageInsert<'_>) -> Result<
     Ok(conn.last_insert_rowid())
 }
 
+/// One narrow term as SQL sees it, already resolved against the organization.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Narrow {
+    Stream(i64),
+    /// Any of these streams (`channels:public`).
+    AnyStream(Vec<i64>),
+    /// Topic, compared case-insensitively as Zulip does.
+    Topic(String),
+    /// Direct messages between the viewer and this user.
+    DmWith(i64),
+    /// Any direct message.
+    Direct,
+    Sender(i64),
+    Id(i64),
+    /// Every word is in the content or the topic (case-insensitive substring).
+    Search(String),
+    /// The rendered content mentions this user by name (not silently).
+    Mentions(i64),
+    /// Topics marked resolved (`✔ ` prefix).
+    ResolvedTopic,
+    /// Matches nothing: a flag Weir never sets, such as `starred`.
+    Nothing,
+}
+
+/// A narrow term, possibly negated (`"negated": true`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Filter {
+    pub narrow: Narrow,
+    pub negated: bool,
+}
+
 /// Which messages to fetch around an anchor, already limited to what the viewer may see.
 #[derive(Debug, Clone, Default)]
 pub struct MessageQuery {
     pub viewer_id: i64,
     /// Streams whose messages the viewer may read.
     pub readable_streams: Vec<i64>,
-    pub stream_id: Option<i64>,
-    pub topic: Option<String>,
-    /// Direct messages between the viewer and this user.
-    pub dm_with: Option<i64>,
-    pub direct_only: bool,
+    pub filters: Vec<Filter>,
     pub anchor: i64,
     pub num_before: u32,
     pub num_after: u32,
@@ -98,62 +126,98 @@ fn from_row(row: &Row<'_>) -> rusqlite::Result<MessageRow> {
     })
 }
 
-pub fn find_messages(conn: &Connection, query: &MessageQuery) -> Result<MessagePage> {
+const COLUMNS: &str =
+    "id, sender_id, stream_id, recipient_id, topic, content, rendered_content, client, timestamp";
+
+/// The SQL condition of one narrow term and the values of its `?`s, in order.
+fn condition(narrow: &Narrow, viewer: i64) -> (String, Vec<SqlValue>) {
+    match narrow {
+        Narrow::Stream(id) => ("stream_id = ?".into(), vec![SqlValue::Integer(*id)]),
+        Narrow::AnyStream(ids) => (
+            "stream_id IN (SELECT value FROM json_each(?))".into(),
+            vec![SqlValue::Text(
+                serde_json::to_string(ids).unwrap_or_else(|_| "[]".into()),
+            )],
+        ),
+        Narrow::Topic(topic) => (
+            "(stream_id IS NOT NULL AND lower(topic) = lower(?))".into(),
+            vec![SqlValue::Text(topic.clone())],
+        ),
+        Narrow::DmWith(other) => (
+            "((recipient_id = ? AND sender_id = ?) OR (recipient_id = ? AND sender_id = ?))".into(),
+            [*other, viewer, viewer, *other]
+                .into_iter()
+                .map(SqlValue::Integer)
+                .collect(),
+        ),
+        Narrow::Direct => ("recipient_id IS NOT NULL".into(), Vec::new()),
+        Narrow::Sender(id) => ("sender_id = ?".into(), vec![SqlValue::Integer(*id)]),
+        Narrow::Id(id) => ("id = ?".into(), vec![SqlValue::Integer(*id)]),
+        Narrow::Search(text) => {
+            let words: Vec<String> = text.split_whitespace().map(str::to_lowercase).collect();
+            if words.is_empty() {
+                return ("1".into(), Vec::new());
+            }
+            let one = "(instr(lower(content), ?) > 0 OR instr(lower(topic), ?) > 0)";
+            let sql = vec![one; words.len()].join(" AND ");
+            let values = words
+                .into_iter()
+                .flat_map(|word| [SqlValue::Text(word.clone()), SqlValue::Text(word)])
+                .collect();
+            (format!("({sql})"), values)
+        }
+        Narrow::Mentions(user_id) => (
+            "instr(rendered_content, ?) > 0".into(),
+            vec![SqlValue::Text(format!(
+                "<span class=\"user-mention\" data-user-id=\"{user_id}\">"
+            ))],
+        ),
+        Narrow::ResolvedTopic => (
+            "(stream_id IS NOT NULL AND substr(topic, 1, 2) = '\u{2714} ')".into(),
+            Vec::new(),
+        ),
+        Narrow::Nothing => ("0".into(), Vec::new()),
+    }
+}
+
+/// The WHERE clause shared by every side of a fetch: visibility, then the narrow.
+fn where_clause(query: &MessageQuery) -> (String, Vec<SqlValue>) {
     let readable = serde_json::to_string(&query.readable_streams).unwrap_or_else(|_| "[]".into());
-    let mut filters = vec![
-        "(stream_id IN (SELECT value FROM json_each(:readable)) \
-          OR recipient_id = :viewer OR (sender_id = :viewer AND recipient_id IS NOT NULL))",
+    let mut sql = String::from(
+        "(stream_id IN (SELECT value FROM json_each(?)) \
+          OR recipient_id = ? OR (sender_id = ? AND recipient_id IS NOT NULL))",
+    );
+    let mut values = vec![
+        SqlValue::Text(readable),
+        SqlValue::Integer(query.viewer_id),
+        SqlValue::Integer(query.viewer_id),
     ];
-    if query.stream_id.is_some() {
-        filters.push("stream_id = :stream");
+    for filter in &query.filters {
+        let (condition, more) = condition(&filter.narrow, query.viewer_id);
+        let negation = if filter.negated { "NOT " } else { "" };
+        sql.push_str(&format!(" AND {negation}({condition})"));
+        values.extend(more);
     }
-    if query.topic.is_some() {
-        filters.push("lower(topic) = lower(:topic)");
-    }
-    if query.dm_with.is_some() {
-        filters.push(
-            "((recipient_id = :other AND sender_id = :viewer) \
-              OR (recipient_id = :viewer AND sender_id = :other))",
-        );
-    }
-    if query.direct_only {
-        filters.push("recipient_id IS NOT NULL");
-    }
-    let filter = filters.join(" AND ");
-    let columns = "id, sender_id, stream_id, recipient_id, topic, content, rendered_content, \
-                   client, timestamp";
-    let topic = query.topic.clone().unwrap_or_default();
-    let stream = query.stream_id.unwrap_or_default();
-    let other = query.dm_with.unwrap_or_default();
+    (sql, values)
+}
+
+pub fn find_messages(conn: &Connection, query: &MessageQuery) -> Result<MessagePage> {
+    let (filter, values) = where_clause(query);
     // One extra row on each side tells whether the narrow goes on past the page.
     let sides = [
-        ("id < :anchor ORDER BY id DESC", i64::from(query.num_before)),
-        ("id = :anchor", 1),
-        ("id > :anchor ORDER BY id ASC", i64::from(query.num_after)),
+        ("id < ? ORDER BY id DESC", i64::from(query.num_before)),
+        ("id = ?", 1),
+        ("id > ? ORDER BY id ASC", i64::from(query.num_after)),
     ];
     let mut fetched = Vec::with_capacity(3);
     for (condition, wanted) in sides {
-        let limit = wanted + 1;
-        let mut named: Vec<(&str, &dyn ToSql)> = vec![
-            (":readable", &readable),
-            (":viewer", &query.viewer_id),
-            (":anchor", &query.anchor),
-            (":limit", &limit),
-        ];
-        for (name, value) in [
-            (":stream", &stream as &dyn ToSql),
-            (":topic", &topic),
-            (":other", &other),
-        ] {
-            if filter.contains(name) {
-                named.push((name, value));
-            }
-        }
-        let sql =
-            format!("SELECT {columns} FROM messages WHERE {filter} AND {condition} LIMIT :limit");
+        let mut bound = values.clone();
+        bound.push(SqlValue::Integer(query.anchor));
+        bound.push(SqlValue::Integer(wanted + 1));
+        let sql = format!("SELECT {COLUMNS} FROM messages WHERE {filter} AND {condition} LIMIT ?");
         let rows: Vec<MessageRow> = conn
             .prepare_cached(&sql)?
-            .query_map(named.as_slice(), from_row)?
+            .query_map(params_from_iter(bound), from_row)?
             .collect::<rusqlite::Result<_>>()?;
         fetched.push((rows, wanted));
     }
@@ -175,4 +239,25 @@ pub fn find_messages(conn: &Connection, query: &MessageQuery) -> Result<MessageP
         found_oldest,
         found_newest,
     })
+}
+
+/// The messages among `ids` that `query`'s viewer may see and its narrow matches, by id
+/// (`GET /messages` with `message_ids`); `query`'s anchor and counts are not used.
+pub fn messages_by_ids(
+    conn: &Connection,
+    query: &MessageQuery,
+    ids: &[i64],
+) -> Result<Vec<MessageRow>> {
+    let (filter, mut values) = where_clause(query);
+    let wanted = serde_json::to_string(ids).unwrap_or_else(|_| "[]".into());
+    values.push(SqlValue::Text(wanted));
+    let sql = format!(
+        "SELECT {COLUMNS} FROM messages WHERE {filter} \
+         AND id IN (SELECT value FROM json_each(?)) ORDER BY id"
+    );
+    let rows = conn
+        .prepare_cached(&sql)?
+        .query_map(params_from_iter(values), from_row)?
+        .collect::<rusqlite::Result<_>>()?;
+    Ok(rows)
 }

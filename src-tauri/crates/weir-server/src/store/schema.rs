@@ -101,6 +101,10 @@ const MIGRATIONS: &[&str] = &[
     CREATE INDEX direct_messages_by_sender ON messages (sender_id, id)
         WHERE recipient_id IS NOT NULL;
     ",
+    // 5: who created a stream through the API (Zulip's `creator_id`; NULL when unknown).
+    "
+    ALTER TABLE streams ADD COLUMN creator_id INTEGER REFERENCES users (user_id);
+    ",
 ];
 
 pub fn migrate(conn: &mut Connection) -> Result<()> {

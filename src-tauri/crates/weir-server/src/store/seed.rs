@@ -7,7 +7,7 @@ use serde::Deserialize;
 use serde_json::Value;
 use zulip_api::{BotType, Role};
 
-use super::streams::{insert_stream, name_key, subscribe};
+use super::streams::{NewStream, insert_stream, name_key, subscribe};
 use super::users::{NewUser, RealmRow, insert_realm, insert_user};
 use crate::clock::{iso8601, now_unix};
 use crate::error::{Error, Result};
@@ -163,15 +163,15 @@ pub fn load_seed(conn: &Connection, seed: &Seed) -> Result<()> {
                 "duplicate stream name",
             ));
         }
-        let row = insert_stream(
-            conn,
-            stream.stream_id,
-            &name,
-            &stream.description,
-            stream.invite_only,
-            now,
-        )
-        .map_err(|error| entry_error("streams", index, &label, error))?;
+        let new = NewStream {
+            stream_id: stream.stream_id,
+            name: &name,
+            description: &stream.description,
+            invite_only: stream.invite_only,
+            creator_id: None,
+        };
+        let row = insert_stream(conn, &new, now)
+            .map_err(|error| entry_error("streams", index, &label, error))?;
         for subscriber in &stream.subscribers {
             if !known_ids.contains(subscriber) {
                 let problem = format!("subscriber {subscriber} is not a user of this seed");

@@ -13,9 +13,12 @@ pub struct StreamRow {
     pub description: String,
     pub invite_only: bool,
     pub date_created: i64,
+    /// Who created it through the API; `None` for seeded streams, as Zulip reports
+    /// streams whose creator it did not record.
+    pub creator_id: Option<i64>,
 }
 
-const COLUMNS: &str = "stream_id, name, description, invite_only, date_created";
+const COLUMNS: &str = "stream_id, name, description, invite_only, date_created, creator_id";
 
 fn from_row(row: &Row<'_>) -> rusqlite::Result<StreamRow> {
     Ok(StreamRow {
@@ -24,6 +27,7 @@ fn from_row(row: &Row<'_>) -> rusqlite::Result<StreamRow> {
         description: row.get(2)?,
         invite_only: row.get(3)?,
         date_created: row.get(4)?,
+        creator_id: row.get(5)?,
     })
 }
 
@@ -32,32 +36,62 @@ pub fn name_key(name: &str) -> String {
     name.to_lowercase()
 }
 
-pub fn insert_stream(
-    conn: &Connection,
-    stream_id: Option<i64>,
-    name: &str,
-    description: &str,
-    invite_only: bool,
-    now: i64,
-) -> Result<StreamRow> {
+/// A stream to create; `stream_id: None` lets SQLite choose.
+#[derive(Debug, Clone, Copy)]
+pub struct NewStream<'a> {
+    pub stream_id: Option<i64>,
+    pub name: &'a str,
+    pub description: &'a str,
+    pub invite_only: bool,
+    pub creator_id: Option<i64>,
+}
+
+pub fn insert_stream(conn: &Connection, stream: &NewStream<'_>, now: i64) -> Result<StreamRow> {
     conn.execute(
-        "INSERT INTO streams (stream_id, name, name_key, description, invite_only, date_created)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        "INSERT INTO streams (stream_id, name, name_key, description, invite_only, date_created,
+                              creator_id)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
         params![
-            stream_id,
-            name,
-            name_key(name),
-            description,
-            invite_only,
-            now
+            stream.stream_id,
+            stream.name,
+            name_key(stream.name),
+            stream.description,
+            stream.invite_only,
+            now,
+            stream.creator_id,
         ],
     )?;
     Ok(StreamRow {
         stream_id: conn.last_insert_rowid(),
-        name: name.to_owned(),
-        description: description.to_owned(),
-        invite_only,
+        name: stream.name.to_owned(),
+        description: stream.description.to_owned(),
+        invite_only: stream.invite_only,
         date_created: now,
+        creator_id: stream.creator_id,
+    })
+}
+
+/// What a stream's messages say about it: the first message's id and the newest
+/// message's time (both `None` without messages). Two index lookups per stream.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct StreamActivity {
+    pub first_message_id: Option<i64>,
+    pub last_message_at: Option<i64>,
+}
+
+pub fn stream_activity(conn: &Connection, stream_id: i64) -> Result<StreamActivity> {
+    let first_message_id = conn
+        .prepare_cached("SELECT min(id) FROM messages WHERE stream_id = ?1")?
+        .query_row([stream_id], |row| row.get(0))?;
+    let last_message_at = conn
+        .prepare_cached(
+            "SELECT timestamp FROM messages WHERE stream_id = ?1 ORDER BY id DESC LIMIT 1",
+        )?
+        .query_row([stream_id], |row| row.get(0))
+        .optional()?;
+    Ok(StreamActivity {
+        first_message_id,
+        last_message_at,
     })
 }
 
