@@ -17,6 +17,7 @@
 //! * [`mailbox`]: snapshots of what the seeded humans can read, to prove what a request
 //!   sent; [`webhook`] and [`helloworld`]: posting to incoming webhooks; [`html`]: proving
 //!   rendered HTML harmless.
+//! * [`openapi`]: every response is validated against Zulip's own OpenAPI document.
 //! * [`seed`]: the standard organization every suite shares.
 //! * [`load`]: the mixed load with its serial replay (`tests/load.rs`, `tests/faults.rs`,
 //!   `weir-bench load`).
@@ -35,6 +36,7 @@ pub mod helloworld;
 pub mod html;
 pub mod load;
 pub mod mailbox;
+pub mod openapi;
 pub mod seed;
 pub mod server;
 pub mod webhook;

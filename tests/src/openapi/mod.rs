@@ -1,0 +1,258 @@
+//! Every response the harness receives is checked against Zulip's own OpenAPI document
+//! (`tests/openapi/zulip.yaml`, Zulip 10.2), the way Zulip's test suite checks its
+//! server with `validate_against_openapi_schema`.
+//!
+//! * The operation is found by method and path; paths the document does not describe
+//!   (Weir's bot and webhook endpoints, unknown URLs) are not checked, as in Zulip.
+//! * A success is checked against the operation's schema for its status. An error is
+//!   checked against the operation's schema for that status or, failing that, against
+//!   the document's shared error shapes (`CodedError`, `MissingArgumentError`, ...).
+//! * `additionalProperties: false` is enforced: an undocumented field fails the test.
+//! * [`EXCEPTIONS`] lists where Zulip's own server knowingly differs from its document;
+//!   Weir follows the server there (see docs/zulip-compatibility.md).
+
+pub mod schema;
+#[cfg(test)]
+mod tests;
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+use std::sync::{Mutex, OnceLock};
+
+use serde_json::{Value, json};
+
+pub use schema::{Validator, new_in_level};
+
+/// The feature level `weir-server` reports unless told otherwise.
+pub const DEFAULT_FEATURE_LEVEL: u32 = 362;
+
+/// Where Zulip's server differs from its document and Weir follows the server: a JSON
+/// pointer into the document, the schema put there, and why.
+pub const EXCEPTIONS: &[(&str, &str, &str)] = &[
+    (
+        "/components/schemas/RateLimitedError/allOf/1/properties/retry-after",
+        r#"{"type": "number"}"#,
+        "Zulip sends `retry-after` as seconds with a fraction (e.g. 28.706807374954224), \
+         as the document's own example shows, while its schema says integer.",
+    ),
+    (
+        "/paths/~1users~1me/get/responses/200/content/application~1json/schema/allOf/1/properties/bot_type",
+        r#"{"type": "integer", "nullable": true}"#,
+        "Zulip's `GET /users/me` answers a bot with its `bot_type` (the user record it \
+         formats has it for bots), which the document does not list.",
+    ),
+    (
+        "/paths/~1users~1me/get/responses/200/content/application~1json/schema/allOf/1/properties/bot_owner_id",
+        r#"{"type": "integer", "nullable": true}"#,
+        "Likewise `bot_owner_id` for bots.",
+    ),
+];
+
+/// The document, parsed once per test process, with [`EXCEPTIONS`] applied.
+pub struct Spec {
+    document: Value,
+    operations: Vec<Operation>,
+    error_shapes: Value,
+}
+
+/// One documented operation: `GET /users/{user_id}` is `get-user`.
+#[derive(Debug, Clone)]
+pub struct Operation {
+    pub id: String,
+    pub method: String,
+    pub path: String,
+    segments: Vec<String>,
+}
+
+impl Operation {
+    /// Whether `path` (without `/api/v1`) is this operation's path. `{..._id}` segments
+    /// match only numbers, so that `/users/8` is `get-user` and `/users/a@b` is
+    /// `get-user-by-email`; literal segments win over parameters.
+    fn matches(&self, segments: &[&str]) -> Option<usize> {
+        if segments.len() != self.segments.len() {
+            return None;
+        }
+        let mut literal = 0;
+        for (template, actual) in self.segments.iter().zip(segments) {
+            if template.starts_with('{') {
+                let numeric_only = template.ends_with("_id}");
+                if actual.is_empty()
+                    || (numeric_only && !actual.chars().all(|c| c.is_ascii_digit()))
+                {
+                    return None;
+                }
+            } else if template != actual {
+                return None;
+            } else {
+                literal += 1;
+            }
+        }
+        Some(literal)
+    }
+}
+
+/// Path of the project's copy of the document.
+pub fn document_path() -> PathBuf {
+    crate::workspace_root().join("tests/openapi/zulip.yaml")
+}
+
+impl Spec {
+    /// The document of this test process (parsed on first use).
+    pub fn global() -> &'static Spec {
+        static SPEC: OnceLock<Spec> = OnceLock::new();
+        SPEC.get_or_init(|| {
+            let path = document_path();
+            let text = std::fs::read_to_string(&path)
+                .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+            Spec::parse(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        })
+    }
+
+    pub fn parse(yaml: &str) -> Result<Spec, String> {
+        let mut document: Value =
+            serde_norway::from_str(yaml).map_err(|e| format!("not valid YAML: {e}"))?;
+        for (pointer, schema, _why) in EXCEPTIONS {
+            let schema: Value =
+                serde_json::from_str(schema).map_err(|e| format!("exception {pointer}: {e}"))?;
+            let (parent, key) = pointer
+                .rsplit_once('/')
+                .ok_or_else(|| format!("exception {pointer}: not a pointer"))?;
+            let parent = document
+                .pointer_mut(parent)
+                .and_then(Value::as_object_mut)
+                .ok_or_else(|| format!("exception {pointer}: no such object in the document"))?;
+            parent.insert(key.replace("~1", "/").replace("~0", "~"), schema);
+        }
+        let mut operations = Vec::new();
+        let paths = document
+            .get("paths")
+            .and_then(Value::as_object)
+            .ok_or("the document has no paths")?;
+        for (path, methods) in paths {
+            let Some(methods) = methods.as_object() else {
+                continue;
+            };
+            for (method, operation) in methods {
+                if let Some(id) = operation.get("operationId").and_then(Value::as_str) {
+                    operations.push(Operation {
+                        id: id.to_owned(),
+                        method: method.to_uppercase(),
+                        path: path.clone(),
+                        segments: path
+                            .trim_matches('/')
+                            .split('/')
+                            .map(String::from)
+                            .collect(),
+                    });
+                }
+            }
+        }
+        let error_shapes: Vec<Value> = document
+            .pointer("/components/schemas")
+            .and_then(Value::as_object)
+            .ok_or("the document has no component schemas")?
+            .keys()
+            .filter(|name| name.ends_with("Error"))
+            .map(|name| json!({ "$ref": format!("#/components/schemas/{name}") }))
+            .collect();
+        Ok(Spec {
+            document,
+            operations,
+            error_shapes: json!({ "anyOf": error_shapes }),
+        })
+    }
+
+    pub fn document(&self) -> &Value {
+        &self.document
+    }
+
+    pub fn operation(&self, id: &str) -> Option<&Operation> {
+        self.operations.iter().find(|operation| operation.id == id)
+    }
+
+    /// The documented operation for a request, if any. `path` is the URL path,
+    /// `/api/v1/...`.
+    pub fn find(&self, method: &str, path: &str) -> Option<&Operation> {
+        let path = path.strip_prefix("/api/v1")?;
+        let segments: Vec<&str> = path.trim_matches('/').split('/').collect();
+        self.operations
+            .iter()
+            .filter(|operation| operation.method == method)
+            .filter_map(|operation| operation.matches(&segments).map(|rank| (rank, operation)))
+            .max_by_key(|(rank, _)| *rank)
+            .map(|(_, operation)| operation)
+    }
+
+    /// The schema a response with `status` must fit, if the document has one.
+    fn response_schema(&self, operation: &Operation, status: u16) -> Option<&Value> {
+        let path = operation.path.replace('~', "~0").replace('/', "~1");
+        let method = operation.method.to_lowercase();
+        self.document.pointer(&format!(
+            "/paths/{path}/{method}/responses/{status}/content/application~1json/schema"
+        ))
+    }
+
+    /// Checks one response. `Ok(None)` when the request is not a documented operation;
+    /// `Ok(Some(operation id))` when the body fits; `Err(problems)` otherwise.
+    pub fn check(
+        &self,
+        method: &str,
+        path: &str,
+        status: u16,
+        body: &str,
+        feature_level: u32,
+    ) -> Result<Option<String>, Vec<String>> {
+        let Some(operation) = self.find(method, path) else {
+            return Ok(None);
+        };
+        let value: Value = serde_json::from_str(body).map_err(|e| {
+            vec![format!(
+                "{} answered {status} with a body that is not JSON: {e}",
+                operation.id
+            )]
+        })?;
+        let validator = Validator::new(&self.document, feature_level);
+        let documented = self.response_schema(operation, status);
+        let problems = if (200..300).contains(&status) {
+            match documented {
+                Some(schema) => validator.validate(schema, &value),
+                None => vec![format!("{} documents no {status} response", operation.id)],
+            }
+        } else {
+            let mut alternatives = vec![self.error_shapes.clone()];
+            alternatives.extend(documented.cloned());
+            validator.validate(&json!({ "anyOf": alternatives }), &value)
+        };
+        if problems.is_empty() {
+            record(&operation.id, status);
+            Ok(Some(operation.id.clone()))
+        } else {
+            let mut lines = vec![format!(
+                "the {status} response of {} ({} {}) does not match Zulip's OpenAPI document \
+                 at feature level {feature_level}:",
+                operation.id, operation.method, operation.path
+            )];
+            lines.extend(problems);
+            Err(lines)
+        }
+    }
+}
+
+fn validated() -> &'static Mutex<BTreeSet<(String, u16)>> {
+    static SEEN: OnceLock<Mutex<BTreeSet<(String, u16)>>> = OnceLock::new();
+    SEEN.get_or_init(|| Mutex::new(BTreeSet::new()))
+}
+
+fn record(operation: &str, status: u16) {
+    if let Ok(mut seen) = validated().lock() {
+        seen.insert((operation.to_owned(), status));
+    }
+}
+
+/// The (operation id, status) pairs this test process has validated so far.
+pub fn validated_responses() -> BTreeSet<(String, u16)> {
+    validated()
+        .lock()
+        .map(|seen| seen.clone())
+        .unwrap_or_default()
+}
