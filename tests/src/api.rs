@@ -58,6 +58,8 @@ pub struct Api {
     http: reqwest::Client,
     base_url: String,
     auth: Option<(String, String)>,
+    /// The server's feature level, for validating its answers.
+    feature_level: u32,
 }
 
 impl Api {
@@ -66,11 +68,13 @@ impl Api {
         http: reqwest::Client,
         base_url: String,
         auth: Option<(String, String)>,
+        feature_level: u32,
     ) -> Api {
         Api {
             http,
             base_url,
             auth,
+            feature_level,
         }
     }
 
@@ -155,8 +159,16 @@ impl Api {
         self.send_described(rb, describe.to_string()).await
     }
 
+    /// Sends the request and validates the answer against Zulip's OpenAPI document
+    /// ([`crate::openapi`]): a response that does not match fails the calling test.
     async fn send_described(&self, rb: reqwest::RequestBuilder, describe: String) -> Resp {
-        let resp = match rb.send().await {
+        let request = match rb.build() {
+            Ok(request) => request,
+            Err(e) => panic!("the request could not be built: {describe}: {e:?}"),
+        };
+        let method = request.method().to_string();
+        let path = request.url().path().to_owned();
+        let resp = match self.http.execute(request).await {
             Ok(r) => r,
             Err(e) => panic!("request failed at the transport level: {describe}: {e:?}"),
         };
@@ -166,6 +178,13 @@ impl Api {
             Ok(t) => t,
             Err(e) => panic!("reading the response body failed: {describe}: {e:?}"),
         };
+        let spec = crate::openapi::Spec::global();
+        if let Err(problems) = spec.check(&method, &path, status, &text, self.feature_level) {
+            panic!(
+                "{}\nrequest: {describe}\nresponse body: {text}",
+                problems.join("\n")
+            );
+        }
         let json = serde_json::from_str(&text).unwrap_or(Value::Null);
         Resp {
             status,

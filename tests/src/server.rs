@@ -180,6 +180,15 @@ pub fn run_server_to_exit(args: &[String], timeout: Duration) -> Finished {
     }
 }
 
+/// The `--feature-level` among a command line's arguments, else the server's default.
+fn feature_level_of(args: &[String]) -> u32 {
+    args.iter()
+        .position(|arg| arg == "--feature-level")
+        .and_then(|index| args.get(index + 1))
+        .and_then(|level| level.parse().ok())
+        .unwrap_or(crate::openapi::DEFAULT_FEATURE_LEVEL)
+}
+
 /// A running `weir-server` process, killed on drop.
 pub struct TestServer {
     child: Child,
@@ -188,6 +197,9 @@ pub struct TestServer {
     /// The exact first line the server printed on stdout.
     pub listening_line: String,
     pub data_dir: PathBuf,
+    /// The feature level it was started with (`--feature-level`, else 362): responses
+    /// are validated against the document as a server of that level answers.
+    pub feature_level: u32,
     stderr_path: PathBuf,
     http: reqwest::Client,
     // Kept alive for as long as the server runs; dropped after the process is killed.
@@ -332,6 +344,7 @@ impl TestServer {
             base_url,
             listening_line: trimmed,
             data_dir: PathBuf::new(),
+            feature_level: feature_level_of(args),
             stderr_path,
             http,
             _dirs: Vec::new(),
@@ -383,12 +396,18 @@ impl TestServer {
             self.http.clone(),
             self.base_url.clone(),
             Some((email.to_string(), key.to_string())),
+            self.feature_level,
         )
     }
 
     /// Client sending no credentials.
     pub fn anon(&self) -> Api {
-        Api::new(self.http.clone(), self.base_url.clone(), None)
+        Api::new(
+            self.http.clone(),
+            self.base_url.clone(),
+            None,
+            self.feature_level,
+        )
     }
 
     /// Subscribers of every stream, read as the organization owner (who may see all):
