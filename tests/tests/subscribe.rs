@@ -641,3 +641,46 @@ async fn a_stream_name_with_a_bidirectional_override_is_refused() {
     r.bad_request("Invalid character in channel name, at position 5.");
     assert_eq!(server.subscription_state().await, before);
 }
+
+#[tokio::test]
+async fn authorization_errors_fatal_false_subscribes_to_the_rest_and_lists_the_refused() {
+    let server = TestServer::standard();
+    let mark = server.as_user(&MEMBER);
+    let r = mark
+        .post(
+            "/users/me/subscriptions",
+            &[
+                (
+                    "subscriptions",
+                    json!([{"name": "Hidden Lair"}, {"name": "Design"}]),
+                ),
+                ("authorization_errors_fatal", json!(false)),
+            ],
+        )
+        .await;
+    let body = r.ok();
+    assert_eq!(
+        body["unauthorized"],
+        json!(["Hidden Lair"]),
+        "{}",
+        r.debug()
+    );
+    assert_eq!(
+        body["subscribed"],
+        json!({MEMBER.id.to_string(): ["Design"]})
+    );
+    assert!(!server.members_of(HIDDEN_LAIR.id).await.contains(&MEMBER.id));
+
+    // The default stays fatal, and then nothing changes.
+    let before = server.subscription_state().await;
+    mark.post(
+        "/users/me/subscriptions",
+        &[(
+            "subscriptions",
+            json!([{"name": "Hidden Lair"}, {"name": "Café"}]),
+        )],
+    )
+    .await
+    .bad_request("Unable to access channel (Hidden Lair).");
+    assert_eq!(server.subscription_state().await, before);
+}
