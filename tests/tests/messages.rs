@@ -1,9 +1,9 @@
 //! `GET /api/v1/messages`: anchors, windows, narrows and who may read what
 //! (`docs/zulip-compatibility.md`: `GET /messages`).
 //!
-//! Messages here are made through the Hello World webhook (`docs/zulip-compatibility.md`: Incoming webhooks), which can post
-//! as a bot or, with a human's key, as that human; `POST /messages` and the narrows
-//! that need messages of one's own are in `send.rs`.
+//! Messages here are made through the Hello World webhook (`docs/zulip-compatibility.md`:
+//! Incoming webhooks), which can post as a bot or, with a human's key, as that human;
+//! `POST /messages` and the narrows that need messages of one's own are in `send.rs`.
 
 use std::collections::BTreeSet;
 

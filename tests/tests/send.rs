@@ -50,11 +50,21 @@ async fn narrowed(api: &Api, narrow: Value) -> Vec<Value> {
             ],
         )
         .await;
-    r.ok()["messages"].as_array().unwrap().clone()
+    r.ok()["messages"]
+        .as_array()
+        .unwrap_or_else(|| panic!("unexpected JSON shape"))
+        .clone()
 }
 
 fn ids(messages: &[Value]) -> Vec<u64> {
-    messages.iter().map(|m| m["id"].as_u64().unwrap()).collect()
+    messages
+        .iter()
+        .map(|m| {
+            m["id"]
+                .as_u64()
+                .unwrap_or_else(|| panic!("unexpected JSON shape"))
+        })
+        .collect()
 }
 
 #[tokio::test]
@@ -247,7 +257,12 @@ async fn message_ids_fetch_exactly_the_visible_ones_and_exclude_the_anchor_param
         )
         .await;
     let body = r.ok();
-    assert_eq!(ids(body["messages"].as_array().unwrap()), [public]);
+    assert_eq!(
+        ids(body["messages"]
+            .as_array()
+            .unwrap_or_else(|| panic!("unexpected JSON shape"))),
+        [public]
+    );
     assert!(body.get("anchor").is_none(), "{}", r.debug());
 
     let r = mark
@@ -281,7 +296,12 @@ async fn include_anchor_false_leaves_the_anchor_out() {
             ],
         )
         .await;
-    assert_eq!(ids(r.ok()["messages"].as_array().unwrap()), [second]);
+    assert_eq!(
+        ids(r.ok()["messages"]
+            .as_array()
+            .unwrap_or_else(|| panic!("unexpected JSON shape"))),
+        [second]
+    );
     assert_eq!(r.json["found_anchor"], false);
 }
 

@@ -10,9 +10,16 @@ use weir_tests::*;
 fn by_id(members: &Value) -> BTreeMap<u64, Value> {
     members
         .as_array()
-        .unwrap()
+        .unwrap_or_else(|| panic!("unexpected JSON shape"))
         .iter()
-        .map(|m| (m["user_id"].as_u64().unwrap(), m.clone()))
+        .map(|m| {
+            (
+                m["user_id"]
+                    .as_u64()
+                    .unwrap_or_else(|| panic!("unexpected JSON shape")),
+                m.clone(),
+            )
+        })
         .collect()
 }
 
@@ -24,11 +31,17 @@ async fn avatars_follow_client_gravatar_and_every_user_has_an_avatar_version() {
     let urls = mark
         .get("/users", &[("client_gravatar", json!(false))])
         .await;
-    for m in default.ok()["members"].as_array().unwrap() {
+    for m in default.ok()["members"]
+        .as_array()
+        .unwrap_or_else(|| panic!("unexpected JSON shape"))
+    {
         assert_eq!(m["avatar_url"], Value::Null, "{m}");
         assert_eq!(m["avatar_version"], 1, "{m}");
     }
-    for m in urls.ok()["members"].as_array().unwrap() {
+    for m in urls.ok()["members"]
+        .as_array()
+        .unwrap_or_else(|| panic!("unexpected JSON shape"))
+    {
         let url = m["avatar_url"].as_str().unwrap_or_default();
         assert!(
             url.starts_with("https://secure.gravatar.com/avatar/"),
@@ -133,7 +146,9 @@ async fn register_lists_system_bots_as_such_and_the_callers_own_rights() {
         .post("/register", &[("fetch_event_types", json!(["realm_user"]))])
         .await;
     let body = r.ok();
-    let bots = body["cross_realm_bots"].as_array().unwrap();
+    let bots = body["cross_realm_bots"]
+        .as_array()
+        .unwrap_or_else(|| panic!("unexpected JSON shape"));
     assert!(!bots.is_empty(), "{}", r.debug());
     assert!(bots.iter().all(|b| b["is_system_bot"] == true), "{bots:?}");
     assert_eq!(body["user_id"], GUEST.id);

@@ -44,6 +44,7 @@ impl Snapshot {
             .subscriptions
             .into_iter()
             .chain(register.unsubscribed)
+            .map(|subscription| subscription.stream)
             .chain(register.never_subscribed)
             .map(|stream| SnapshotStream {
                 stream_id: stream.stream_id,

@@ -91,6 +91,7 @@ impl SubscriptionApi for FakeApi {
                 Ok(AddSubscriptionsResponse {
                     subscribed: keys.into_iter().map(|k| (k, names.to_vec())).collect(),
                     already_subscribed: BTreeMap::new(),
+                    unauthorized: None,
                 })
             }
         }
@@ -214,6 +215,7 @@ async fn subscription_answers_map_back_to_cells_by_id_or_email() {
             ),
         ]),
         already_subscribed: BTreeMap::from([("4".to_string(), vec!["stream 101".to_string()])]),
+        unauthorized: None,
     };
     let api = FakeApi::scripted(vec![Ok(Answer2::Added(answer))]);
     let (report, _) = run(&api, &plan).await;

@@ -23,9 +23,12 @@ pub(super) fn user(user_id: i64, full_name: &str, role: Role) -> User {
         bot_owner_id: None,
         is_active: true,
         avatar_url: None,
+        avatar_version: 1,
         date_joined: String::new(),
         timezone: String::new(),
         delivery_email: None,
+        profile_data: None,
+        is_system_bot: None,
     }
 }
 
