@@ -1,5 +1,6 @@
 //! Zulip's official Python client (`zulip` on PyPI) against Weir's server: runs
-//! `tests/python` with pytest, pointed at a server seeded with the standard organization.
+//! `tests/python` with pytest, pointed at a server seeded with the standard organization,
+//! with Zulip's OpenAPI document (as JSON) for validating the client's answers.
 //!
 //! The interpreter is `WEIR_PYTHON` if set, else `<workspace>/.venv/bin/python` (created
 //! by the README's test command).
@@ -30,6 +31,11 @@ async fn the_official_python_client_works_against_weir() {
     let server = TestServer::standard();
     let python = python();
     let root = workspace_root();
+    // Zulip's OpenAPI document, as the harness reads it, for `openapi_check.py`.
+    let scratch = tempfile::tempdir().unwrap();
+    let openapi_json = scratch.path().join("zulip-openapi.json");
+    let document = serde_json::to_vec(weir_tests::openapi::Spec::global().document()).unwrap();
+    std::fs::write(&openapi_json, document).unwrap();
 
     let output = tokio::task::spawn_blocking({
         let site = server.base_url.clone();
@@ -45,6 +51,7 @@ async fn the_official_python_client_works_against_weir() {
                 ])
                 .current_dir(&root)
                 .env("WEIR_SITE", site)
+                .env("WEIR_OPENAPI_JSON", &openapi_json)
                 .env("WEIR_OWNER_EMAIL", OWNER.email)
                 .env("WEIR_OWNER_KEY", OWNER.key)
                 .env("WEIR_MEMBER_EMAIL", MEMBER.email)

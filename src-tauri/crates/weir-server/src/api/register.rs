@@ -108,9 +108,16 @@ pub async fn register(
         include_subscribers: params.take_bool("include_subscribers", false)?,
         client_gravatar: params.take_bool("client_gravatar", true)?,
     };
-    for flag in ["apply_markdown", "slim_presence", "all_public_streams"] {
+    // Accepted as Zulip accepts them; without an event queue they change nothing.
+    for flag in [
+        "apply_markdown",
+        "slim_presence",
+        "all_public_streams",
+        "include_streams",
+    ] {
         let _ = params.take_bool(flag, false)?;
     }
+    let _ = params.take_int("queue_lifespan_secs")?;
     let _ = params.take_json("client_capabilities")?;
     let _ = params.take_json("narrow")?;
     let _ = params.take_int("presence_history_limit_days")?;
