@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 
 use serde::Serialize;
 use ts_rs::TS;
-use zulip_api::{RegisterResponse, ServerSettings, Subscription, User};
+use zulip_api::{RegisterResponse, ServerSettings, Stream, User};
 
 use crate::client::ZulipClient;
 use crate::error::CoreError;
@@ -99,8 +99,8 @@ pub struct StreamSummary {
     pub subscribers: Option<BTreeSet<i64>>,
 }
 
-impl From<&Subscription> for StreamSummary {
-    fn from(stream: &Subscription) -> Self {
+impl From<&Stream> for StreamSummary {
+    fn from(stream: &Stream) -> Self {
         let subscribers: Option<BTreeSet<i64>> = stream
             .subscribers
             .as_ref()
@@ -110,9 +110,11 @@ impl From<&Subscription> for StreamSummary {
             name: stream.name.clone(),
             description: stream.description.clone(),
             invite_only: stream.invite_only,
-            subscriber_count: subscribers.as_ref().map_or(stream.subscriber_count, |ids| {
-                i64::try_from(ids.len()).unwrap_or(i64::MAX)
-            }),
+            subscriber_count: subscribers
+                .as_ref()
+                .map_or(stream.subscriber_count.unwrap_or(0), |ids| {
+                    i64::try_from(ids.len()).unwrap_or(i64::MAX)
+                }),
             subscribers,
         }
     }
@@ -182,6 +184,7 @@ pub fn assemble_overview(
         .subscriptions
         .iter()
         .chain(&snapshot.unsubscribed)
+        .map(|subscription| &subscription.stream)
         .chain(&snapshot.never_subscribed)
         .map(StreamSummary::from)
         .collect();
@@ -232,9 +235,12 @@ mod tests {
             bot_owner_id: None,
             is_active: true,
             avatar_url: None,
+            avatar_version: 1,
             date_joined: String::new(),
             timezone: String::new(),
             delivery_email: None,
+            profile_data: None,
+            is_system_bot: None,
         }
     }
 
@@ -247,17 +253,23 @@ mod tests {
         }
     }
 
-    fn stream(stream_id: i64, name: &str, subscribers: Option<Vec<i64>>) -> Subscription {
-        Subscription {
-            stream_id,
-            name: name.into(),
-            description: String::new(),
-            invite_only: false,
-            is_web_public: false,
-            date_created: 0,
-            subscriber_count: 7,
-            subscribers,
-        }
+    fn stream(stream_id: i64, name: &str, subscribers: Option<Vec<i64>>) -> Stream {
+        serde_json::from_value(serde_json::json!({
+            "stream_id": stream_id, "name": name, "description": "", "invite_only": false,
+            "subscriber_count": 7, "subscribers": subscribers,
+        }))
+        .unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    fn subscription(
+        stream_id: i64,
+        name: &str,
+        subscribers: Option<Vec<i64>>,
+    ) -> zulip_api::Subscription {
+        serde_json::from_value(
+            serde_json::to_value(stream(stream_id, name, subscribers)).unwrap_or_default(),
+        )
+        .unwrap_or_else(|e| panic!("{e}"))
     }
 
     fn settings() -> ServerSettings {
@@ -286,8 +298,8 @@ mod tests {
             ],
             realm_non_active_users: vec![user(3, "Carol", zulip_api::Role::Member)],
             cross_realm_bots: Vec::new(),
-            subscriptions: vec![stream(10, "zeta", Some(vec![2, 1, 2]))],
-            unsubscribed: vec![stream(11, "Alpha", Some(Vec::new()))],
+            subscriptions: vec![subscription(10, "zeta", Some(vec![2, 1, 2]))],
+            unsubscribed: vec![subscription(11, "Alpha", Some(Vec::new()))],
             never_subscribed: vec![stream(12, "hidden", None)],
         };
         let me = user(1, "Alice", zulip_api::Role::Owner);

@@ -51,9 +51,13 @@ pub struct Stream {
     pub can_send_message_group: GroupSettingValue,
     #[serde(default)]
     pub can_subscribe_group: GroupSettingValue,
-    /// Only in `register`'s `never_subscribed` with `include_subscribers`.
+    /// Subscriber lists (`register` with `include_subscribers`, subscriptions).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subscribers: Option<Vec<i64>>,
+    /// Zulip 11's subscriber count. Zulip 10 (what weir-server emulates) has none, so
+    /// weir-server never sends it; newer servers do.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subscriber_count: Option<i64>,
 }
 
 fn default_post_policy() -> i64 {

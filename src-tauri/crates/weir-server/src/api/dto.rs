@@ -121,6 +121,7 @@ pub fn stream_dto(stream: &StreamRow, activity: StreamActivity, now: i64) -> Str
         can_send_message_group: group(system_groups::EVERYONE),
         can_subscribe_group: group(system_groups::NOBODY),
         subscribers: None,
+        subscriber_count: None,
     }
 }
 
