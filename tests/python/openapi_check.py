@@ -34,9 +34,10 @@ def validate_against_openapi_schema(
     content: dict[str, Any], path: str, method: str, status: str
 ) -> None:
     doc = document()
-    responses = doc["paths"][path][method]["responses"]
-    documented = responses.get(status, {}).get("content", {}).get("application/json", {})
-    schema = documented.get("schema")
+    response = doc["paths"][path][method]["responses"].get(status, {})
+    if "$ref" in response:  # e.g. #/components/responses/SimpleSuccess
+        response = doc["components"]["responses"][response["$ref"].rsplit("/", 1)[1]]
+    schema = response.get("content", {}).get("application/json", {}).get("schema")
     if status.startswith("2"):
         assert schema is not None, f"{path} {method} documents no {status} answer"
         assert content.get("result") == "success", content

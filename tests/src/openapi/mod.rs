@@ -194,13 +194,18 @@ impl Spec {
             .map(|(_, operation)| operation)
     }
 
-    /// The schema a response with `status` must fit, if the document has one.
+    /// The schema a response with `status` must fit, if the document has one. A response
+    /// may itself be a `$ref` (`#/components/responses/SimpleSuccess`).
     fn response_schema(&self, operation: &Operation, status: u16) -> Option<&Value> {
         let path = operation.path.replace('~', "~0").replace('/', "~1");
         let method = operation.method.to_lowercase();
-        self.document.pointer(&format!(
-            "/paths/{path}/{method}/responses/{status}/content/application~1json/schema"
-        ))
+        let mut response = self
+            .document
+            .pointer(&format!("/paths/{path}/{method}/responses/{status}"))?;
+        if let Some(reference) = response.get("$ref").and_then(Value::as_str) {
+            response = self.document.pointer(reference.strip_prefix('#')?)?;
+        }
+        response.pointer("/content/application~1json/schema")
     }
 
     /// Checks one response. `Ok(None)` when the request is not a documented operation;

@@ -187,3 +187,15 @@ fn one_of_passes_when_any_alternative_does() {
     assert!(validator.validate(&schema, &json!(3)).is_empty());
     assert!(!validator.validate(&schema, &json!("3")).is_empty());
 }
+
+#[test]
+fn responses_given_by_reference_are_followed() {
+    // `reactivate-user`'s 200 is `#/components/responses/SimpleSuccess`.
+    let ok = json!({"result": "success", "msg": ""});
+    assert_eq!(
+        check("POST", "/api/v1/users/8/reactivate", 200, &ok),
+        Ok(Some("reactivate-user".into()))
+    );
+    let extra = json!({"result": "success", "msg": "", "user": 8});
+    assert!(check("POST", "/api/v1/users/8/reactivate", 200, &extra).is_err());
+}
