@@ -15,7 +15,7 @@ use crate::auth::Caller;
 use crate::error::{ApiError, Error};
 use crate::limits::{MAX_SUBSCRIPTIONS, check_list_len};
 use crate::params::Params;
-use crate::store::{self, StreamRow, SubscriptionChange, UserRow};
+use crate::store::{self, StreamRow, UserRow};
 
 /// Feature level from which users may remove bots they own.
 const BOT_OWNERS_REMOVE_BOTS_LEVEL: u32 = 145;
@@ -89,14 +89,19 @@ fn remove(
         return Err(ApiError::stream_does_not_exist(name).into());
     }
 
+    // One entry per (target, stream) pair, listing the stream's name: per stream, as many
+    // `removed` as targets that were subscribed, the rest `not_removed`.
+    let ids: Vec<i64> = targets.iter().map(|target| target.user_id).collect();
     let mut response = RemoveSubscriptionsResponse::default();
     for stream in &visible {
-        for target in &targets {
-            match store::unsubscribe(conn, target.user_id, stream.stream_id)? {
-                SubscriptionChange::Changed => response.removed.push(stream.name.clone()),
-                SubscriptionChange::AlreadyThere => response.not_removed.push(stream.name.clone()),
-            }
-        }
+        let removed = store::unsubscribe_many(conn, stream.stream_id, &ids)?;
+        let kept = ids.len().saturating_sub(removed);
+        response
+            .removed
+            .extend(std::iter::repeat_n(&stream.name, removed).cloned());
+        response
+            .not_removed
+            .extend(std::iter::repeat_n(&stream.name, kept).cloned());
     }
     Ok(response)
 }
