@@ -18,8 +18,9 @@
 //!   `active = 0`, as Zulip does, so the baseline is that `UPDATE`; at the largest size a
 //!   plain `DELETE` of the same rows is timed too.
 //!
-//! Reported: medians per size, the ratio weir / raw (target ≤ 3 at 1,000 × 100) and how
-//! time grows with pairs from one size to the next (it must stay linear).
+//! Reported: medians per size, the ratios weir / raw (target ≤ 3 at 1,000 × 100, against
+//! both the `UPDATE` and the `DELETE`) and how time grows with pairs from one size to the
+//! next with more pairs (it must stay linear).
 
 use std::ffi::OsString;
 use std::fmt::Write as _;
@@ -252,18 +253,20 @@ fn print_summary(timings: &Timings, cores: usize) {
     let _ = write!(
         line,
         "1,000 x 100: weir {:.1} ms; raw SQLite UPDATE {:.1} ms (ratio {:.2}), DELETE {:.1} ms \
-         (ratio {:.2}); target ratio <= {TARGET_RATIO}: ",
+         (ratio {:.2}); target: both ratios <= {TARGET_RATIO}: ",
         weir * 1e3,
         update * 1e3,
         weir / update,
         delete * 1e3,
         weir / delete,
     );
-    line.push_str(if weir / update <= TARGET_RATIO {
-        "met"
-    } else {
-        "MISSED"
-    });
+    line.push_str(
+        if weir / update <= TARGET_RATIO && weir / delete <= TARGET_RATIO {
+            "met"
+        } else {
+            "MISSED"
+        },
+    );
     println!("{line}");
     println!(
         "growth: time grows at most {worst_growth:.2}x as fast as pairs from one size to the \
