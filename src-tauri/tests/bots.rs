@@ -1,7 +1,10 @@
 //! The Bots & webhooks commands through Tauri's mock runtime, against the embedded demo
 //! server: keys go to the (in-memory) keyring only, URLs work, sends are read back, and a
 //! dry run renders exactly what the real send stores.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
+// The helpers here unwrap as the tests do, but clippy's allow-unwrap-in-tests and
+// allow-expect-in-tests (clippy.toml) reach only the #[test] functions of an integration
+// test, not its helpers (rust-clippy#11119).
+#![allow(clippy::unwrap_used)]
 
 use std::sync::Arc;
 

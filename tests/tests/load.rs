@@ -3,7 +3,6 @@
 //! replay of the acknowledged operations, and afterwards the memberships equal that
 //! replay and every acknowledged webhook message is stored exactly once. p50/p99 per
 //! endpoint are printed (`--nocapture`); `scripts/bench.sh load` prints the same table.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;

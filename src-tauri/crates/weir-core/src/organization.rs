@@ -258,7 +258,7 @@ mod tests {
             "stream_id": stream_id, "name": name, "description": "", "invite_only": false,
             "subscriber_count": 7, "subscribers": subscribers,
         }))
-        .unwrap_or_else(|e| panic!("{e}"))
+        .unwrap()
     }
 
     fn subscription(
@@ -269,7 +269,7 @@ mod tests {
         serde_json::from_value(
             serde_json::to_value(stream(stream_id, name, subscribers)).unwrap_or_default(),
         )
-        .unwrap_or_else(|e| panic!("{e}"))
+        .unwrap()
     }
 
     fn settings() -> ServerSettings {

@@ -12,7 +12,10 @@
 //!
 //! `PROPTEST_CASES=N` changes the number of generated cases per target (default: a few
 //! dozen, so that the whole binary takes well under a minute in a debug build).
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+// The helpers here unwrap as the tests do, but clippy's allow-unwrap-in-tests and
+// allow-expect-in-tests (clippy.toml) reach only the #[test] functions of an integration
+// test, not its helpers (rust-clippy#11119).
+#![allow(clippy::unwrap_used)]
 
 #[path = "fuzz/render.rs"]
 mod render;
