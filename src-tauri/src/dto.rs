@@ -103,15 +103,17 @@ pub struct AccountIdRequest {
     pub id: i64,
 }
 
+/// One IPC type as `(file name, TypeScript)`.
+pub(crate) fn one<T: TS + 'static + ?Sized>(config: &ts_rs::Config) -> (String, String) {
+    let body = T::export_to_string(config)
+        .unwrap_or_else(|error| format!("// failed to export {}: {error}\n", T::name(config)));
+    (format!("{}.ts", T::name(config)), body)
+}
+
 /// Renders every IPC type as `(file name, TypeScript)`, for the bindings files.
 pub fn typescript_bindings() -> Vec<(String, String)> {
-    fn one<T: TS + 'static + ?Sized>(config: &ts_rs::Config) -> (String, String) {
-        let body = T::export_to_string(config)
-            .unwrap_or_else(|error| format!("// failed to export {}: {error}\n", T::name(config)));
-        (format!("{}.ts", T::name(config)), body)
-    }
     let config = ts_rs::Config::default();
-    vec![
+    let mut bindings = vec![
         one::<AccountSummary>(&config),
         one::<RequestLogEntry>(&config),
         one::<LocalServerStatus>(&config),
@@ -146,7 +148,9 @@ pub fn typescript_bindings() -> Vec<(String, String)> {
         one::<crate::error::IpcError>(&config),
         one::<weir_core::Code>(&config),
         command_names(),
-    ]
+    ];
+    bindings.extend(crate::memberships::dto::typescript_bindings(&config));
+    bindings
 }
 
 /// `CommandName.ts`: the names of [`crate::commands::COMMANDS`] as a union, so that the

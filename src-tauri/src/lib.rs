@@ -6,6 +6,7 @@ pub mod commands;
 pub mod dto;
 pub mod error;
 pub mod local_server;
+pub mod memberships;
 pub mod state;
 pub mod workbench;
 

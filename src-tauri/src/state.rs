@@ -12,6 +12,7 @@ use weir_core::{
 use crate::dto::{AccountSummary, KeyringStatus};
 use crate::error::{AppError, AppResult};
 use crate::local_server::LocalServer;
+use crate::memberships::MembershipsState;
 
 /// Stands in for the demo account's site, whose port changes at every start.
 pub const DEMO_SITE: &str = "weir-embedded-demo";
@@ -20,11 +21,13 @@ pub struct WeirState {
     pub accounts: Accounts,
     pub local: LocalServer,
     pub keyring: KeyringStatus,
+    pub memberships: MembershipsState,
 }
 
 impl WeirState {
-    /// The state for a data dir: `accounts.sqlite3` for the account list (no secrets) and
-    /// `server/` for the embedded server's database.
+    /// The state for a data dir: `accounts.sqlite3` for the account list (no secrets),
+    /// `memberships-journal.sqlite3` for the grid's applies and `server/` for the embedded
+    /// server's database.
     pub fn open(data_dir: &Path, secrets: Arc<dyn SecretStore>) -> AppResult<Self> {
         std::fs::create_dir_all(data_dir).map_err(|error| {
             AppError::Internal(format!("cannot create {}: {error}", data_dir.display()))
@@ -36,6 +39,7 @@ impl WeirState {
             accounts,
             local: LocalServer::new(data_dir.join("server")),
             keyring,
+            memberships: MembershipsState::open(data_dir)?,
         })
     }
 

@@ -5,53 +5,10 @@
 // test, not its helpers (rust-clippy#11119).
 #![allow(clippy::unwrap_used)]
 
-use std::sync::Arc;
+mod support;
 
 use serde_json::{Value, json};
-use tauri::Manager;
-use tauri::ipc::{CallbackFn, InvokeBody};
-use tauri::test::{INVOKE_KEY, MockRuntime, get_ipc_response, mock_builder};
-use tauri::webview::InvokeRequest;
-use weir_app::WeirState;
-use weir_core::MemoryStore;
-
-struct Harness {
-    _dir: tempfile::TempDir,
-    _app: tauri::App<MockRuntime>,
-    webview: tauri::WebviewWindow<MockRuntime>,
-}
-
-fn harness() -> Harness {
-    let dir = tempfile::tempdir().unwrap();
-    let state = WeirState::open(dir.path(), Arc::new(MemoryStore::new())).unwrap();
-    tauri::async_runtime::block_on(state.start()).unwrap();
-    // The real context, so that the real capabilities decide which commands may run.
-    let app = weir_app::build_app(mock_builder())
-        .build(tauri::generate_context!())
-        .unwrap();
-    app.manage(state);
-    let webview = tauri::WebviewWindowBuilder::new(&app, "main", Default::default())
-        .build()
-        .unwrap();
-    Harness {
-        _dir: dir,
-        _app: app,
-        webview,
-    }
-}
-
-fn invoke(harness: &Harness, cmd: &str, args: Value) -> Result<Value, Value> {
-    let request = InvokeRequest {
-        cmd: cmd.into(),
-        callback: CallbackFn(0),
-        error: CallbackFn(1),
-        url: "tauri://localhost".parse().unwrap(),
-        body: InvokeBody::Json(args),
-        headers: Default::default(),
-        invoke_key: INVOKE_KEY.to_string(),
-    };
-    get_ipc_response(&harness.webview, request).map(|body| body.deserialize::<Value>().unwrap())
-}
+use support::{harness, invoke};
 
 #[test]
 fn first_start_connects_to_the_demo_server() {

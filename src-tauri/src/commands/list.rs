@@ -42,6 +42,14 @@ macro_rules! weir_commands {
             local_server::reset_demo_data,
             local_server::start_local_server,
             system::open_external,
+            memberships::load_memberships,
+            memberships::plan_membership_changes,
+            memberships::apply_membership_changes,
+            memberships::cancel_membership_apply,
+            memberships::list_membership_applies,
+            memberships::undo_membership_apply,
+            memberships::export_memberships_csv,
+            memberships::import_memberships_csv,
         }
     };
 }

@@ -7,6 +7,7 @@ include!("list.rs");
 pub mod accounts;
 pub mod bots;
 pub mod local_server;
+pub mod memberships;
 pub mod organization;
 pub mod system;
 pub mod webhooks;

@@ -2,12 +2,22 @@
  * The only door to the backend. Every Tauri command has a typed wrapper here; components
  * and stores call these, never `invoke` directly. Tests swap the backend with `setBackend`.
  */
-import { invoke as tauriInvoke } from '@tauri-apps/api/core';
+import { Channel, invoke as tauriInvoke } from '@tauri-apps/api/core';
 import type { AccountIdRequest } from './bindings/AccountIdRequest';
 import type { AccountSummary } from './bindings/AccountSummary';
 import type { AddAccountRequest } from './bindings/AddAccountRequest';
 import type { AppStatus } from './bindings/AppStatus';
 import type { BotIdRequest } from './bindings/BotIdRequest';
+import type { ApplyOutcome } from './bindings/ApplyOutcome';
+import type { ApplyProgress } from './bindings/ApplyProgress';
+import type { ApplySummary } from './bindings/ApplySummary';
+import type { ChangesRequest } from './bindings/ChangesRequest';
+import type { CsvExportRequest } from './bindings/CsvExportRequest';
+import type { CsvImportResult } from './bindings/CsvImportResult';
+import type { MembershipChange } from './bindings/MembershipChange';
+import type { MembershipGrid } from './bindings/MembershipGrid';
+import type { PlanPreview } from './bindings/PlanPreview';
+import type { UndoRequest } from './bindings/UndoRequest';
 import type { BotSummary } from './bindings/BotSummary';
 import type { CommandName } from './bindings/CommandName';
 import type { CreateBotRequest } from './bindings/CreateBotRequest';
@@ -66,6 +76,22 @@ export interface Commands {
   reset_demo_data: Command<undefined, LocalServerStatus>;
   start_local_server: Command<undefined, LocalServerStatus>;
   open_external: Command<{ url: string }, null>;
+  load_memberships: Command<undefined, MembershipGrid>;
+  plan_membership_changes: Command<{ request: ChangesRequest }, PlanPreview>;
+  apply_membership_changes: Command<
+    { request: ChangesRequest; onProgress: ProgressChannel<ApplyProgress> },
+    ApplyOutcome
+  >;
+  cancel_membership_apply: Command<undefined, boolean>;
+  list_membership_applies: Command<undefined, ApplySummary[]>;
+  undo_membership_apply: Command<{ request: UndoRequest }, MembershipChange[]>;
+  export_memberships_csv: Command<{ request: CsvExportRequest }, null>;
+  import_memberships_csv: Command<{ request: PathRequest }, CsvImportResult>;
+}
+
+/** Where a command streams values while it runs (a Tauri `Channel` in the app). */
+export interface ProgressChannel<T> {
+  onmessage: (message: T) => void;
 }
 export type { CommandName };
 
@@ -95,10 +121,13 @@ type Wrappers = {
 /** What carries a command to the backend: Tauri in the app, a fake in tests and dev. */
 export interface Backend {
   invoke(command: string, args?: Record<string, unknown>): Promise<unknown>;
+  /** A channel for a command to stream values to `onmessage` (fakes may leave it out). */
+  channel?<T>(onmessage: (message: T) => void): ProgressChannel<T>;
 }
 
 const tauriBackend: Backend = {
   invoke: (command, args) => tauriInvoke(command, args),
+  channel: (onmessage) => new Channel(onmessage),
 };
 
 let backend: Backend = tauriBackend;
@@ -169,6 +198,22 @@ export const ipc = {
   resetDemoData: () => call('reset_demo_data'),
   startLocalServer: () => call('start_local_server'),
   openExternal: (url: string) => call('open_external', { url }),
+  loadMemberships: () => call('load_memberships'),
+  planMembershipChanges: (changes: MembershipChange[]) =>
+    call('plan_membership_changes', { request: { changes } }),
+  applyMembershipChanges: (
+    changes: MembershipChange[],
+    onProgress: (progress: ApplyProgress) => void,
+  ) =>
+    call('apply_membership_changes', {
+      request: { changes },
+      onProgress: backend.channel?.(onProgress) ?? { onmessage: onProgress },
+    }),
+  cancelMembershipApply: () => call('cancel_membership_apply'),
+  listMembershipApplies: () => call('list_membership_applies'),
+  undoMembershipApply: (id: number | null) => call('undo_membership_apply', { request: { id } }),
+  exportMembershipsCsv: (request: CsvExportRequest) => call('export_memberships_csv', { request }),
+  importMembershipsCsv: (request: PathRequest) => call('import_memberships_csv', { request }),
 } satisfies Wrappers;
 
 /** Handlers of a fake backend: any subset of the commands, sync or async. */
@@ -188,6 +233,7 @@ export function fakeBackend(handlers: FakeHandlers): Backend & { calls: [string,
   const table = handlers as Record<string, ((args: unknown) => unknown) | undefined>;
   return {
     calls,
+    channel: (onmessage) => ({ onmessage }),
     // eslint-disable-next-line @typescript-eslint/require-await -- handlers may be sync
     async invoke(command, args) {
       calls.push([command, args]);

@@ -3,11 +3,17 @@ import { describe, expect, it } from 'vitest';
 import { app } from '../lib/stores/app.svelte';
 import { useFakeBackend } from '../test/backend';
 import { appStatus, ipcError, overview } from '../test/fixtures';
+import { grid } from '../test/memberships';
 import MembershipsPage from './MembershipsPage.svelte';
 
 describe('MembershipsPage', () => {
   it('shows the realm, its version, role counts, streams and people', async () => {
-    useFakeBackend({ app_status: () => appStatus(), organization_overview: () => overview() });
+    useFakeBackend({
+      app_status: () => appStatus(),
+      organization_overview: () => overview(),
+      load_memberships: () => grid(),
+      list_membership_applies: () => [],
+    });
     await app.load();
     render(MembershipsPage);
 
@@ -22,26 +28,22 @@ describe('MembershipsPage', () => {
     expect(screen.getByTestId('role-count-bots')).toHaveTextContent('1');
     expect(screen.getByTestId('role-count-deactivated')).toHaveTextContent('1');
 
-    // Streams by name, with access and subscriber count.
-    const rows = screen.getAllByTestId('stream-row');
-    expect(rows.map((r) => within(r).getByRole('rowheader').textContent)).toEqual([
-      '#general',
-      '#leadership',
+    // The grid replaces the lists: people by channel.
+    expect(await screen.findByTestId('cell-1-1')).toHaveAttribute('aria-checked', 'true');
+    const table = screen.getByRole('grid');
+    expect(within(table).getByRole('rowheader', { name: /Deploy notices/ })).toHaveTextContent(
+      'Bot of Ada Lovelace',
+    );
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent.trim()),
+    ).toEqual([
+      '4 people · 3 channels',
+      expect.stringContaining('general'),
+      expect.stringContaining('leadership'),
+      expect.stringContaining('random'),
     ]);
-    expect(rows[1]).toHaveTextContent('Private');
-    expect(rows[1]).toHaveTextContent('3');
-    expect(rows[0]).toHaveTextContent('Public');
-
-    const people = screen.getByRole('table', { name: 'People' });
-    const ada = within(people).getByRole('row', { name: /Ada Lovelace/ });
-    expect(ada).toHaveTextContent('ada@lumen.test');
-    expect(ada).toHaveTextContent('Owner');
-    expect(within(people).getByRole('row', { name: /Tim Berners-Lee/ })).toHaveTextContent(
-      'Deactivated',
-    );
-    expect(within(people).getByRole('row', { name: /Deploy notices/ })).toHaveTextContent(
-      'Bot · Incoming webhook',
-    );
   });
 
   it('shows a loading state, then a readable error with a retry', async () => {
@@ -49,6 +51,8 @@ describe('MembershipsPage', () => {
     let answer: () => void = () => undefined;
     const backend = useFakeBackend({
       app_status: () => appStatus(),
+      load_memberships: () => grid(),
+      list_membership_applies: () => [],
       organization_overview: async () => {
         await new Promise<void>((resolve) => {
           answer = resolve;

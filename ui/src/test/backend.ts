@@ -2,6 +2,7 @@ import { fakeBackend, setBackend, type FakeHandlers } from '../lib/ipc';
 import { app } from '../lib/stores/app.svelte';
 import { bots, integrations } from '../lib/stores/bots.svelte';
 import { localServer } from '../lib/stores/localServer.svelte';
+import { memberships } from '../lib/stores/memberships.svelte';
 import { overview } from '../lib/stores/overview.svelte';
 import { router } from '../lib/stores/router.svelte';
 import { workbench } from '../lib/stores/workbench.svelte';
@@ -17,6 +18,7 @@ export function useFakeBackend(handlers: FakeHandlers) {
   integrations.clear();
   workbench.reset();
   localServer.reset();
+  memberships.clear();
   window.location.hash = '';
   router.current = 'memberships';
   const backend = fakeBackend(handlers);

@@ -1,0 +1,200 @@
+//! The memberships commands through Tauri's mock runtime, against the embedded demo
+//! server: load, plan, apply with progress on a channel, history, undo, CSV.
+// The helpers unwrap as the tests do (see `support`).
+#![allow(clippy::unwrap_used)]
+
+mod support;
+
+use serde_json::{Value, json};
+use support::{harness, invoke};
+
+/// A public stream and two active people other than the viewer subscribed to it.
+fn two_subscribers(grid: &Value) -> (i64, [i64; 2]) {
+    let people = grid["people"].as_array().unwrap();
+    let me = grid["viewer"]["userId"].as_i64().unwrap();
+    for stream in grid["streams"].as_array().unwrap() {
+        if stream["inviteOnly"] == true {
+            continue;
+        }
+        let ids: Vec<i64> = stream["subscribers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| &people[i.as_u64().unwrap() as usize])
+            .filter(|p| p["isActive"] == true && p["userId"].as_i64() != Some(me))
+            .map(|p| p["userId"].as_i64().unwrap())
+            .collect();
+        if ids.len() >= 2 {
+            return (stream["streamId"].as_i64().unwrap(), [ids[0], ids[1]]);
+        }
+    }
+    panic!("the demo has no public stream with two subscribers: {grid}");
+}
+
+fn subscribed(grid: &Value, user_id: i64, stream_id: i64) -> bool {
+    let people = grid["people"].as_array().unwrap();
+    let at = people
+        .iter()
+        .position(|p| p["userId"].as_i64() == Some(user_id))
+        .unwrap();
+    grid["streams"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["streamId"].as_i64() == Some(stream_id))
+        .unwrap()["subscribers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|i| i.as_u64() == Some(at as u64))
+}
+
+#[test]
+fn the_grid_loads_with_the_owners_rules() {
+    let h = harness();
+    let grid = invoke(&h, "load_memberships", json!({})).unwrap();
+    assert_eq!(grid["viewer"]["role"], "owner");
+    assert!(grid["people"].as_array().unwrap().len() > 3);
+    assert!(
+        grid["streams"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|s| s["inviteOnly"] == true)
+    );
+    // An owner may change every active person's cells (kinds 0..=2); kind 3 is deactivated.
+    let table = grid["permissions"].as_array().unwrap();
+    for rules in &table[..3] {
+        assert!(
+            rules
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(|row| row == &json!([null, null]))
+        );
+    }
+    assert!(
+        table[3][0][0]
+            .as_str()
+            .is_some_and(|r| r.contains("Deactivated"))
+    );
+}
+
+#[test]
+fn apply_unsubscribes_in_one_request_then_undo_puts_it_back() {
+    let h = harness();
+    let grid = invoke(&h, "load_memberships", json!({})).unwrap();
+    let (stream, [a, b]) = two_subscribers(&grid);
+    let changes = json!([
+        {"userId": a, "streamId": stream, "subscribe": false},
+        {"userId": b, "streamId": stream, "subscribe": false},
+    ]);
+    let plan = invoke(
+        &h,
+        "plan_membership_changes",
+        json!({"request": {"changes": changes}}),
+    )
+    .unwrap();
+    assert_eq!(plan["requests"].as_array().unwrap().len(), 1, "{plan}");
+    assert_eq!(plan["cellCount"], 2);
+
+    let outcome = invoke(
+        &h,
+        "apply_membership_changes",
+        json!({"request": {"changes": changes}, "onProgress": "__CHANNEL__:7"}),
+    )
+    .unwrap();
+    assert_eq!(outcome["requestsSent"], 1, "{outcome}");
+    let results = outcome["results"].as_array().unwrap();
+    assert!(
+        results
+            .iter()
+            .all(|r| r["status"] == "removed" && r["ok"] == true),
+        "{outcome}"
+    );
+
+    let after = invoke(&h, "load_memberships", json!({})).unwrap();
+    assert!(!subscribed(&after, a, stream) && !subscribed(&after, b, stream));
+
+    let history = invoke(&h, "list_membership_applies", json!({})).unwrap();
+    assert_eq!(history.as_array().unwrap().len(), 1);
+    assert_eq!(history[0]["changed"], 2);
+    let reverse = invoke(
+        &h,
+        "undo_membership_apply",
+        json!({"request": {"id": null}}),
+    )
+    .unwrap();
+    assert_eq!(reverse.as_array().unwrap().len(), 2);
+    assert!(
+        reverse
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|c| c["subscribe"] == true)
+    );
+    invoke(
+        &h,
+        "apply_membership_changes",
+        json!({"request": {"changes": reverse}, "onProgress": "__CHANNEL__:8"}),
+    )
+    .unwrap();
+    let restored = invoke(&h, "load_memberships", json!({})).unwrap();
+    assert!(subscribed(&restored, a, stream) && subscribed(&restored, b, stream));
+}
+
+#[test]
+fn csv_export_then_import_of_an_edit_returns_exactly_the_edit() {
+    let h = harness();
+    let grid = invoke(&h, "load_memberships", json!({})).unwrap();
+    let (stream, [a, _]) = two_subscribers(&grid);
+    let path = h.data_dir().join("grid.csv");
+    let path_text = path.to_str().unwrap();
+    invoke(
+        &h,
+        "export_memberships_csv",
+        json!({"request": {"path": path_text, "userIds": [a], "streamIds": [stream], "staged": []}}),
+    )
+    .unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.trim_end().ends_with(",1"), "{text}");
+    let unchanged = invoke(
+        &h,
+        "import_memberships_csv",
+        json!({"request": {"path": path_text}}),
+    )
+    .unwrap();
+    assert_eq!(unchanged["changes"], json!([]));
+
+    std::fs::write(
+        &path,
+        format!("{},0\n", text.trim_end().trim_end_matches(",1")),
+    )
+    .unwrap();
+    let edited = invoke(
+        &h,
+        "import_memberships_csv",
+        json!({"request": {"path": path_text}}),
+    )
+    .unwrap();
+    assert_eq!(
+        edited["changes"],
+        json!([{"userId": a, "streamId": stream, "subscribe": false}])
+    );
+}
+
+#[test]
+fn undo_without_any_apply_is_an_input_error() {
+    let h = harness();
+    let error = invoke(
+        &h,
+        "undo_membership_apply",
+        json!({"request": {"id": null}}),
+    )
+    .unwrap_err();
+    assert_eq!(error["code"], "invalid_input");
+    assert_eq!(
+        invoke(&h, "cancel_membership_apply", json!({})).unwrap(),
+        false
+    );
+}

@@ -1,0 +1,62 @@
+//! The mock-runtime harness shared by the command suites: real commands and state (an
+//! in-memory secret store instead of the OS keyring), the embedded server on loopback.
+// The helpers unwrap as the tests do, but clippy's allow-unwrap-in-tests (clippy.toml)
+// reaches only #[test] functions of an integration test, not its helpers
+// (rust-clippy#11119).
+#![allow(clippy::unwrap_used)]
+
+use std::sync::Arc;
+
+use serde_json::Value;
+use tauri::Manager;
+use tauri::ipc::{CallbackFn, InvokeBody};
+use tauri::test::{INVOKE_KEY, MockRuntime, get_ipc_response, mock_builder};
+use tauri::webview::InvokeRequest;
+use weir_app::WeirState;
+use weir_core::MemoryStore;
+
+pub struct Harness {
+    dir: tempfile::TempDir,
+    _app: tauri::App<MockRuntime>,
+    pub webview: tauri::WebviewWindow<MockRuntime>,
+}
+
+impl Harness {
+    /// The app's data dir (removed on drop).
+    #[allow(dead_code)] // Not every suite writes files.
+    pub fn data_dir(&self) -> &std::path::Path {
+        self.dir.path()
+    }
+}
+
+pub fn harness() -> Harness {
+    let dir = tempfile::tempdir().unwrap();
+    let state = WeirState::open(dir.path(), Arc::new(MemoryStore::new())).unwrap();
+    tauri::async_runtime::block_on(state.start()).unwrap();
+    // The real context, so that the real capabilities decide which commands may run.
+    let app = weir_app::build_app(mock_builder())
+        .build(tauri::generate_context!())
+        .unwrap();
+    app.manage(state);
+    let webview = tauri::WebviewWindowBuilder::new(&app, "main", Default::default())
+        .build()
+        .unwrap();
+    Harness {
+        dir,
+        _app: app,
+        webview,
+    }
+}
+
+pub fn invoke(harness: &Harness, cmd: &str, args: Value) -> Result<Value, Value> {
+    let request = InvokeRequest {
+        cmd: cmd.into(),
+        callback: CallbackFn(0),
+        error: CallbackFn(1),
+        url: "tauri://localhost".parse().unwrap(),
+        body: InvokeBody::Json(args),
+        headers: Default::default(),
+        invoke_key: INVOKE_KEY.to_string(),
+    };
+    get_ipc_response(&harness.webview, request).map(|body| body.deserialize::<Value>().unwrap())
+}

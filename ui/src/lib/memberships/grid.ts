@@ -1,0 +1,145 @@
+/**
+ * The memberships grid as the UI holds it: one bitset per stream (10,000 people × 1,000
+ * streams is 1.25 MB), lookups by id, filters and sorting. Pure functions and classes, no
+ * Svelte: the store wraps them.
+ */
+import type { GridPerson } from '../bindings/GridPerson';
+import type { GridStream } from '../bindings/GridStream';
+import type { MembershipGrid } from '../bindings/MembershipGrid';
+
+/** Index of the action in the permission table: `[subscribe, unsubscribe]`. */
+export const SUBSCRIBE = 0;
+export const UNSUBSCRIBE = 1;
+
+export class GridIndex {
+  readonly grid: MembershipGrid;
+  readonly personAt: Map<number, number>;
+  readonly streamAt: Map<number, number>;
+  readonly #bits: Uint8Array[];
+  readonly #bytesPerStream: number;
+
+  constructor(grid: MembershipGrid) {
+    this.grid = grid;
+    this.personAt = new Map(grid.people.map((p, i) => [p.userId, i]));
+    this.streamAt = new Map(grid.streams.map((s, i) => [s.streamId, i]));
+    this.#bytesPerStream = Math.ceil(grid.people.length / 8);
+    this.#bits = grid.streams.map((stream) => {
+      const bits = new Uint8Array(this.#bytesPerStream);
+      for (const p of stream.subscribers) bits[p >> 3] = (bits[p >> 3] ?? 0) | (1 << (p & 7));
+      return bits;
+    });
+  }
+
+  get peopleCount(): number {
+    return this.grid.people.length;
+  }
+
+  get streamCount(): number {
+    return this.grid.streams.length;
+  }
+
+  person(p: number): GridPerson | undefined {
+    return this.grid.people[p];
+  }
+
+  stream(s: number): GridStream | undefined {
+    return this.grid.streams[s];
+  }
+
+  /** Subscribed on the server (person and stream by index). */
+  subscribed(p: number, s: number): boolean {
+    const bits = this.#bits[s];
+    return bits !== undefined && ((bits[p >> 3] ?? 0) & (1 << (p & 7))) !== 0;
+  }
+
+  /** Why the account may not flip this cell from its server state, or `null`. */
+  denied(p: number, s: number): string | null {
+    const person = this.grid.people[p];
+    const stream = this.grid.streams[s];
+    if (!person || !stream) return 'Unknown cell.';
+    const action = this.subscribed(p, s) ? UNSUBSCRIBE : SUBSCRIBE;
+    return this.grid.permissions[person.kind]?.[stream.kind]?.[action] ?? null;
+  }
+
+  /** One number per cell, for maps of staged cells. */
+  key(p: number, s: number): number {
+    return p * this.streamCount + s;
+  }
+
+  cellOf(key: number): [number, number] {
+    return [Math.floor(key / this.streamCount), key % this.streamCount];
+  }
+}
+
+export interface PeopleFilter {
+  text: string;
+  role: string;
+  botsOnly: boolean;
+  showDeactivated: boolean;
+}
+
+export interface StreamFilter {
+  text: string;
+  access: 'all' | 'public' | 'private';
+}
+
+export type PeopleSort = 'name' | 'email' | 'role';
+export type StreamSort = 'name' | 'subscribers';
+
+const ROLE_ORDER = ['owner', 'administrator', 'moderator', 'member', 'guest'];
+
+function matches(text: string, ...fields: string[]): boolean {
+  const needle = text.trim().toLowerCase();
+  return needle === '' || fields.some((field) => field.toLowerCase().includes(needle));
+}
+
+/** Person indices to show, in order. */
+export function visiblePeople(index: GridIndex, filter: PeopleFilter, sort: PeopleSort): number[] {
+  const people = index.grid.people;
+  const shown: number[] = [];
+  people.forEach((person, i) => {
+    if (!filter.showDeactivated && !person.isActive) return;
+    if (filter.botsOnly && !person.isBot) return;
+    if (filter.role !== '' && person.role !== filter.role) return;
+    if (!matches(filter.text, person.fullName, person.email)) return;
+    shown.push(i);
+  });
+  const collator = new Intl.Collator(undefined, { sensitivity: 'base' });
+  const field = (i: number): string => {
+    const person = people[i];
+    if (!person) return '';
+    return sort === 'email' ? person.email : person.fullName;
+  };
+  shown.sort((a, b) => {
+    if (sort === 'role') {
+      const ra = ROLE_ORDER.indexOf(people[a]?.role ?? '');
+      const rb = ROLE_ORDER.indexOf(people[b]?.role ?? '');
+      if (ra !== rb) return ra - rb;
+    }
+    return collator.compare(field(a), field(b)) || a - b;
+  });
+  return shown;
+}
+
+/** Stream indices to show, in order. */
+export function visibleStreams(index: GridIndex, filter: StreamFilter, sort: StreamSort): number[] {
+  const streams = index.grid.streams;
+  const shown: number[] = [];
+  streams.forEach((stream, i) => {
+    if (filter.access === 'public' && stream.inviteOnly) return;
+    if (filter.access === 'private' && !stream.inviteOnly) return;
+    if (!matches(filter.text, stream.name)) return;
+    shown.push(i);
+  });
+  const collator = new Intl.Collator(undefined, { sensitivity: 'base' });
+  shown.sort((a, b) => {
+    const sa = streams[a];
+    const sb = streams[b];
+    if (!sa || !sb) return a - b;
+    if (sort === 'subscribers' && sa.subscribers.length !== sb.subscribers.length) {
+      return sb.subscribers.length - sa.subscribers.length;
+    }
+    return collator.compare(sa.name, sb.name) || a - b;
+  });
+  return shown;
+}

@@ -1,0 +1,289 @@
+import { SvelteMap } from 'svelte/reactivity';
+import type { ApplyOutcome } from '../bindings/ApplyOutcome';
+import type { ApplyProgress } from '../bindings/ApplyProgress';
+import type { ApplySummary } from '../bindings/ApplySummary';
+import type { MembershipChange } from '../bindings/MembershipChange';
+import type { MembershipGrid } from '../bindings/MembershipGrid';
+import { ipc, toIpcError, type IpcError } from '../ipc';
+import {
+  GridIndex,
+  visiblePeople,
+  visibleStreams,
+  type PeopleFilter,
+  type PeopleSort,
+  type StreamFilter,
+  type StreamSort,
+} from '../memberships/grid';
+
+/** A staged change that deserves a second look before it is applied. */
+export interface Risk {
+  streamId: number;
+  text: string;
+}
+
+/**
+ * The memberships page's state: the grid, the staged diff (one map, cell → wanted state),
+ * filters, the apply in progress and the history. Cells read the map per key, so staging
+ * one cell re-renders that cell only.
+ */
+class MembershipsState {
+  index = $state.raw<GridIndex | null>(null);
+  error = $state<IpcError | null>(null);
+  loading = $state(false);
+  #key: string | null = null;
+  #seq = 0;
+
+  /** Staged cells: cell key → the state the cell will have. */
+  readonly staged = new SvelteMap<number, boolean>();
+  /** Cells whose last apply failed: cell key → the server's message. */
+  readonly failed = new SvelteMap<number, string>();
+
+  people = $state<PeopleFilter>({ text: '', role: '', botsOnly: false, showDeactivated: false });
+  streams = $state<StreamFilter>({ text: '', access: 'all' });
+  peopleSort = $state<PeopleSort>('name');
+  streamSort = $state<StreamSort>('name');
+
+  visiblePeople: number[] = $derived(
+    this.index ? visiblePeople(this.index, this.people, this.peopleSort) : [],
+  );
+  visibleStreams: number[] = $derived(
+    this.index ? visibleStreams(this.index, this.streams, this.streamSort) : [],
+  );
+
+  applying = $state(false);
+  progress = $state<ApplyProgress | null>(null);
+  outcome = $state<ApplyOutcome | null>(null);
+  applyError = $state<IpcError | null>(null);
+  history = $state<ApplySummary[]>([]);
+
+  /** Load the grid for `key` (account and data epoch) unless loaded for it already. */
+  ensure(key: string | null): void {
+    if (key === null) {
+      this.clear();
+      return;
+    }
+    if (key === this.#key) return;
+    if (this.#key !== null) this.discardAll();
+    this.#key = key;
+    void this.reload();
+  }
+
+  async reload(): Promise<void> {
+    const seq = ++this.#seq;
+    this.loading = true;
+    this.error = null;
+    try {
+      const grid: MembershipGrid = await ipc.loadMemberships();
+      if (seq !== this.#seq) return;
+      // Staged changes survive a reload (by ids: indices may move).
+      const carried = this.changes();
+      this.index = new GridIndex(grid);
+      this.#restage(carried);
+      void this.loadHistory();
+    } catch (error) {
+      if (seq === this.#seq) this.error = toIpcError(error);
+    } finally {
+      if (seq === this.#seq) this.loading = false;
+    }
+  }
+
+  clear(): void {
+    this.#seq++;
+    this.#key = null;
+    this.index = null;
+    this.error = null;
+    this.loading = false;
+    this.discardAll();
+    this.outcome = null;
+    this.progress = null;
+    this.applyError = null;
+    this.history = [];
+    this.people = { text: '', role: '', botsOnly: false, showDeactivated: false };
+    this.streams = { text: '', access: 'all' };
+    this.peopleSort = 'name';
+    this.streamSort = 'name';
+  }
+
+  /** The state the cell will have after apply. */
+  state(p: number, s: number): boolean {
+    const index = this.index;
+    if (!index) return false;
+    return this.staged.get(index.key(p, s)) ?? index.subscribed(p, s);
+  }
+
+  isStaged(p: number, s: number): boolean {
+    return this.index !== null && this.staged.has(this.index.key(p, s));
+  }
+
+  /** Flip one cell: stage the other state, or unstage a staged cell. */
+  toggle(p: number, s: number): void {
+    this.set(p, s, !this.state(p, s));
+  }
+
+  /** Make the cell show `value`: staged when it differs from the server. */
+  set(p: number, s: number, value: boolean): void {
+    const index = this.index;
+    if (!index || index.denied(p, s) !== null) return;
+    const key = index.key(p, s);
+    if (value === index.subscribed(p, s)) {
+      this.staged.delete(key);
+      this.failed.delete(key);
+    } else {
+      this.staged.set(key, value);
+    }
+  }
+
+  /** Set every cell of visible rows `rows` × visible columns `columns` to `value`. */
+  setMany(rows: number[], columns: number[], value: boolean): void {
+    for (const p of rows) for (const s of columns) this.set(p, s, value);
+  }
+
+  /** Whole row or column: check all when any allowed cell is unchecked, else uncheck. */
+  fill(rows: number[], columns: number[]): void {
+    const index = this.index;
+    if (!index) return;
+    let anyOff = false;
+    for (const p of rows) {
+      for (const s of columns) {
+        if (index.denied(p, s) === null && !this.state(p, s)) anyOff = true;
+      }
+    }
+    this.setMany(rows, columns, anyOff);
+  }
+
+  discard(p: number, s: number): void {
+    if (!this.index) return;
+    const key = this.index.key(p, s);
+    this.staged.delete(key);
+    this.failed.delete(key);
+  }
+
+  discardAll(): void {
+    this.staged.clear();
+    this.failed.clear();
+  }
+
+  /** The staged diff, by ids. */
+  changes(): MembershipChange[] {
+    const index = this.index;
+    if (!index) return [];
+    const changes: MembershipChange[] = [];
+    for (const [key, subscribe] of this.staged) {
+      const [p, s] = index.cellOf(key);
+      const person = index.person(p);
+      const stream = index.stream(s);
+      if (person && stream) {
+        changes.push({ userId: person.userId, streamId: stream.streamId, subscribe });
+      }
+    }
+    return changes;
+  }
+
+  /** Stage changes given by ids (undo, CSV import); unknown or denied cells are skipped. */
+  stage(changes: MembershipChange[]): number {
+    const index = this.index;
+    if (!index) return 0;
+    let staged = 0;
+    for (const change of changes) {
+      const p = index.personAt.get(change.userId);
+      const s = index.streamAt.get(change.streamId);
+      if (p === undefined || s === undefined || index.denied(p, s) !== null) continue;
+      if (index.subscribed(p, s) !== change.subscribe) staged++;
+      this.set(p, s, change.subscribe);
+    }
+    return staged;
+  }
+
+  #restage(changes: MembershipChange[]): void {
+    this.staged.clear();
+    this.stage(changes);
+  }
+
+  /**
+   * Changes to confirm first: leaving a private stream yourself, or removing the last
+   * subscriber of a private stream (only an administrator could add people back).
+   */
+  risks(): Risk[] {
+    const index = this.index;
+    if (!index) return [];
+    const me = index.personAt.get(index.grid.viewer.userId);
+    // eslint-disable-next-line svelte/prefer-svelte-reactivity -- local to this call, not state
+    const delta = new Map<number, number>();
+    const risks: Risk[] = [];
+    for (const [key, subscribe] of this.staged) {
+      const [p, s] = index.cellOf(key);
+      delta.set(s, (delta.get(s) ?? 0) + (subscribe ? 1 : -1));
+      const stream = index.stream(s);
+      if (stream?.inviteOnly && !subscribe && p === me) {
+        risks.push({
+          streamId: stream.streamId,
+          text: `You leave the private channel #${stream.name}.`,
+        });
+      }
+    }
+    for (const [s, change] of delta) {
+      const stream = index.stream(s);
+      if (stream?.inviteOnly && stream.subscribers.length + change <= 0) {
+        risks.push({
+          streamId: stream.streamId,
+          text: `#${stream.name} is private and would have no subscribers left.`,
+        });
+      }
+    }
+    return risks;
+  }
+
+  /** Applies the staged diff; failed cells stay staged with the server's message. */
+  async apply(): Promise<void> {
+    const index = this.index;
+    if (!index || this.applying) return;
+    this.applying = true;
+    this.applyError = null;
+    this.outcome = null;
+    this.progress = null;
+    try {
+      const outcome = await ipc.applyMembershipChanges(this.changes(), (progress) => {
+        this.progress = progress;
+      });
+      this.outcome = outcome;
+      const failures = outcome.results.filter((r) => !r.ok);
+      await this.reload();
+      const current = this.index;
+      this.discardAll();
+      if (current) {
+        this.stage(failures);
+        for (const failure of failures) {
+          const p = current.personAt.get(failure.userId);
+          const s = current.streamAt.get(failure.streamId);
+          if (p !== undefined && s !== undefined && failure.message !== null) {
+            this.failed.set(current.key(p, s), failure.message);
+          }
+        }
+      }
+    } catch (error) {
+      this.applyError = toIpcError(error);
+    } finally {
+      this.applying = false;
+    }
+  }
+
+  async cancel(): Promise<void> {
+    await ipc.cancelMembershipApply();
+  }
+
+  async loadHistory(): Promise<void> {
+    try {
+      this.history = await ipc.listMembershipApplies();
+    } catch {
+      this.history = [];
+    }
+  }
+
+  /** Stage the reverse of an apply (the latest when `id` is null) for review. */
+  async undo(id: number | null): Promise<number> {
+    const reverse = await ipc.undoMembershipApply(id);
+    return this.stage(reverse);
+  }
+}
+
+export const memberships = new MembershipsState();

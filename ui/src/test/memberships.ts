@@ -1,0 +1,73 @@
+import type { GridPerson } from '../lib/bindings/GridPerson';
+import type { MembershipGrid } from '../lib/bindings/MembershipGrid';
+
+const DEACTIVATED = 'Deactivated users cannot be subscribed or unsubscribed.';
+const ONLY_ADMINS = 'Only organization administrators can remove other people from channels.';
+
+function person(
+  userId: number,
+  fullName: string,
+  role: string,
+  kind: number,
+  extra: Partial<GridPerson> = {},
+): GridPerson {
+  return {
+    userId,
+    email: `${fullName.split(' ')[0]?.toLowerCase() ?? 'x'}@lumen.test`,
+    fullName,
+    role,
+    isBot: false,
+    botOwnerId: null,
+    isActive: true,
+    kind,
+    ...extra,
+  };
+}
+
+/**
+ * Lumen Labs as the grid sees it. People (indices): 0 Ada (owner, the viewer), 1 Alan, 2
+ * Claude, 3 Tim (deactivated), 4 Deploy notices (Ada's bot). Streams: general (public,
+ * everyone active), leadership (private, Ada and Alan), random (public, nobody).
+ */
+export function grid(viewerRole: 'owner' | 'member' = 'owner'): MembershipGrid {
+  const member = viewerRole === 'member';
+  return {
+    viewer: { userId: 1, role: viewerRole, featureLevel: 362 },
+    people: [
+      person(1, 'Ada Lovelace', viewerRole, 0),
+      person(2, 'Alan Turing', 'administrator', 2),
+      person(4, 'Claude Shannon', 'member', 2),
+      person(7, 'Tim Berners-Lee', 'member', 3, { isActive: false }),
+      person(101, 'Deploy notices', 'member', 1, { isBot: true, botOwnerId: 1 }),
+    ],
+    streams: [
+      { streamId: 1, name: 'general', inviteOnly: false, kind: 0, subscribers: [0, 1, 2, 4] },
+      { streamId: 3, name: 'leadership', inviteOnly: true, kind: 1, subscribers: [0, 1] },
+      { streamId: 5, name: 'random', inviteOnly: false, kind: 0, subscribers: [] },
+    ],
+    // [you, your bot, others, deactivated] × [public, private with you, private without]
+    // × [subscribe, unsubscribe]
+    permissions: [
+      [
+        [null, null],
+        [null, null],
+        [member ? 'no access' : null, null],
+      ],
+      [
+        [null, null],
+        [null, null],
+        [member ? 'no access' : null, null],
+      ],
+      [
+        [null, member ? ONLY_ADMINS : null],
+        [null, member ? ONLY_ADMINS : null],
+        [member ? 'no access' : null, member ? ONLY_ADMINS : null],
+      ],
+      [
+        [DEACTIVATED, DEACTIVATED],
+        [DEACTIVATED, DEACTIVATED],
+        [DEACTIVATED, DEACTIVATED],
+      ],
+    ],
+  };
+}
