@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the UI and the release binaries, then runs Weir's benchmarks, each next to a
 # baseline measured in the same run, as medians over several rounds. Loopback only.
-#   scripts/bench.sh [webhooks|unsubscribe|load|app|all] [args...]   default: all
+#   scripts/bench.sh [webhooks|unsubscribe|load|app|grid|all] [args...]   default: all
 #
 #   webhooks     weir-server's webhook ingest next to a minimal axum handler, with a
 #                crash-durability check (SIGKILL + restart) after every weir round
@@ -13,13 +13,17 @@
 #   app          Weir's cold start to a usable window and its memory with the demo
 #                loaded (PSS, app + WebKit processes) next to a minimal Tauri app; runs on
 #                a virtual display (xvfb-run) with a private D-Bus session bus
-#   all          all of them, with their default settings
+#   grid         the memberships grid's data path: a generated 10,000 x 1,000
+#                organization on a weir-server with --rate-limit 200; grid load time, and
+#                the requests, time and failures of applying 10,000 cell changes
+#   all          all of them but grid, with their default settings
 #
 # Arguments after the bench name go to that bench only (not with `all`):
 #   scripts/bench.sh webhooks --rounds 3 --seconds 3 --concurrency 16
 #   scripts/bench.sh unsubscribe --rounds 3
 #   scripts/bench.sh load --seconds 30 --clients 64
 #   scripts/bench.sh app --rounds 5 --settle-ms 3000
+#   scripts/bench.sh grid --people 2000 --streams 200
 #   target/release/weir-bench <bench> --help
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,7 +32,7 @@ export PATH="$HOME/.cargo/bin:$PATH"
 bench="${1:-all}"
 [[ $# -gt 0 ]] && shift
 case "$bench" in
-  webhooks | unsubscribe | load | app) ;;
+  webhooks | unsubscribe | load | app | grid) ;;
   all)
     if (($#)); then
       echo "bench: arguments go to one bench: scripts/bench.sh BENCH ARGS..." >&2
@@ -40,7 +44,7 @@ case "$bench" in
     exit 0
     ;;
   *)
-    echo "bench: unknown bench '$bench' (webhooks, unsubscribe, load, app or all)" >&2
+    echo "bench: unknown bench '$bench' (webhooks, unsubscribe, load, app, grid or all)" >&2
     exit 2
     ;;
 esac
@@ -80,7 +84,7 @@ run_app() {
 }
 
 case "$bench" in
-  webhooks | unsubscribe | load) run_server_bench "$bench" "$@" ;;
+  webhooks | unsubscribe | load | grid) run_server_bench "$bench" "$@" ;;
   app) run_app "$@" ;;
   all)
     # All run even when one fails; the status is the first failure's.

@@ -6,6 +6,7 @@
 //! Everything runs on loopback and stops by itself.
 
 mod app;
+mod grid;
 mod http;
 mod load;
 mod minimal;
@@ -35,6 +36,9 @@ enum Command {
     /// App start-up: Weir's cold start to a usable window and its memory with the demo
     /// loaded, next to a minimal Tauri app (needs a display; see `scripts/bench.sh app`).
     App(app::Args),
+    /// The memberships grid's data path on a 10,000 × 1,000 organization: load, plan,
+    /// apply 10,000 cell changes against a rate-limited weir-server.
+    Grid(grid::Args),
     /// Webhook ingest: weir-server against a minimal axum handler, with a crash-durability
     /// check after every weir round.
     Webhooks(webhooks::Args),
@@ -53,6 +57,7 @@ enum Command {
 fn main() -> ExitCode {
     let outcome = match Cli::parse().command {
         Command::App(args) => app::run(args),
+        Command::Grid(args) => grid::run(args),
         Command::Webhooks(args) => webhooks::run(args),
         Command::Unsubscribe(args) => unsubscribe::run(args),
         Command::Load(args) => mixed::run(args),

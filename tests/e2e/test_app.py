@@ -9,7 +9,11 @@ Screenshots of each main page go to `WEIR_E2E_ARTIFACTS`.
 
 from __future__ import annotations
 
+import base64
+import csv
+import json
 import re
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -122,14 +126,81 @@ class Ui:
         print(f"screenshot: {path}")
         return path
 
+    def stream_headers(self) -> dict[str, WebElement]:
+        """The grid's column headers by stream name (the columns scrolled into view)."""
+        return {
+            header.get_attribute("data-stream-name") or "": header
+            for header in self.all("stream-header")
+        }
+
     def stream_names(self) -> list[str]:
-        return [
-            row.find_element(By.CSS_SELECTOR, "th").text.strip().lstrip("#")
-            for row in self.all("stream-row")
-        ]
+        return list(self.stream_headers())
 
     def account_rows(self) -> list[WebElement]:
         return self.all("account-row")
+
+
+CELLS_SCRIPT = """
+return [...document.querySelectorAll('[data-testid^="cell-"]')].map((e) => [
+  e.dataset.testid,
+  e.getAttribute('aria-checked'),
+  e.getAttribute('aria-disabled'),
+  e.getAttribute('data-staged'),
+  e.getAttribute('title'),
+]);
+"""
+
+
+class Cell:
+    def __init__(self, row: list):
+        _, user, stream = row[0].split("-")
+        self.user, self.stream = int(user), int(stream)
+        self.checked = row[1] == "true"
+        self.disabled = row[2] == "true"
+        self.staged = row[3] == "true"
+        self.title = row[4] or ""
+
+
+def grid_cells(ui: Ui) -> dict[tuple[int, int], Cell]:
+    """Every rendered cell of the grid by (user id, stream id), read in one script."""
+    return {
+        (cell.user, cell.stream): cell
+        for cell in map(Cell, ui.driver.execute_script(CELLS_SCRIPT))
+    }
+
+
+def click_cell(ui: Ui, user: int, stream: int) -> None:
+    ui.one(f"cell-{user}-{stream}").click()
+
+
+def apply_and_wait(ui: Ui, expected: str) -> str:
+    """Applies the staged changes (confirming if asked) and waits for the outcome."""
+    # Each apply is journalled under a new id, which the status carries.
+    stale = [e.get_attribute("data-journal-id") for e in ui.all("apply-status")]
+    ui.one("apply-changes").click()
+
+    def finished(driver):
+        for button in ui.all("confirm-apply"):
+            if button.is_displayed():
+                button.click()
+        shown = ui.all("apply-status")
+        if not shown or shown[0].get_attribute("data-journal-id") in stale:
+            return False
+        text = content(shown[0])
+        return "Applied" in text and text
+
+    status = ui.wait(finished, "the apply to finish")
+    assert expected in status, f"apply status {status!r}, expected {expected!r}"
+    return status
+
+
+def api_get(e2e: E2EEnv, path: str) -> dict:
+    """A GET on the second account's server with its key: the server's own view."""
+    request = urllib.request.Request(f"{e2e.site}/api/v1/{path}")
+    token = base64.b64encode(f"{e2e.email}:{e2e.key}".encode()).decode()
+    request.add_header("Authorization", f"Basic {token}")
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.loads(response.read())
 
 
 def is_active(row: WebElement) -> bool:
@@ -149,12 +220,13 @@ class TestWeir:
             lambda d: {"general", "leadership"} <= set(ui.stream_names()),
             "the streams #general and #leadership",
         )
-        rows = {
-            row.find_element(By.CSS_SELECTOR, "th").text.strip().lstrip("#"): row
-            for row in ui.all("stream-row")
-        }
-        assert "Private" in content(rows["leadership"]), "#leadership is not shown as private"
-        assert "Public" in content(rows["general"]), "#general is not shown as public"
+        headers = ui.stream_headers()
+        assert headers["leadership"].get_attribute("data-private") == "true", (
+            "#leadership is not shown as private"
+        )
+        assert headers["general"].get_attribute("data-private") == "false", (
+            "#general is not shown as public"
+        )
         assert DEMO_REALM in ui.text_of("active-account")
         assert (
             ui.driver.find_element(By.CSS_SELECTOR, css("main")).get_attribute("data-page")
@@ -162,6 +234,98 @@ class TestWeir:
         )
         ui.assert_no_error()
         ui.screenshot("memberships")
+
+    def test_owner_unchecks_people_across_streams_and_applies_in_one_request(self, ui: Ui):
+        ui.wait(lambda d: len(grid_cells(ui)) > 0, "the memberships grid")
+        before = grid_cells(ui)
+        streams = sorted(
+            int(header.get_attribute("data-stream-id") or 0)
+            for header in ui.stream_headers().values()
+            if header.get_attribute("data-private") == "false"
+        )
+        # Two people subscribed to the same two public streams, changeable by the owner.
+        chosen: tuple[list[int], list[int]] | None = None
+        for i, first in enumerate(streams):
+            for second in streams[i + 1 :]:
+                people = sorted(
+                    user
+                    for (user, stream), cell in before.items()
+                    if stream == first
+                    and cell.checked
+                    and not cell.disabled
+                    and (user, second) in before
+                    and before[(user, second)].checked
+                )
+                if len(people) >= 3:
+                    chosen = (people[1:3], [first, second])
+                    break
+            if chosen:
+                break
+        assert chosen, "the demo has no two public streams sharing three subscribers"
+        people, pair = chosen
+        for user in people:
+            for stream in pair:
+                click_cell(ui, user, stream)
+        ui.wait_text("pending-count", "4")
+        apply_and_wait(ui, "Applied 4 changes in 1 request.")
+        flipped = {(user, stream) for user in people for stream in pair}
+
+        def reloaded(driver):
+            after = grid_cells(ui)
+            return all(key in after and not after[key].checked for key in flipped) and after
+
+        after = ui.wait(reloaded, "the grid to show the server's new state")
+        changed = {key for key, cell in before.items() if key in after and after[key].checked != cell.checked}
+        assert changed == flipped, f"changed on the server: {sorted(changed)}, asked {sorted(flipped)}"
+        assert not any(cell.staged for cell in after.values()), "cells are still staged"
+        ui.wait_text("pending-count", "0")
+        flow["owner_flipped"] = sorted(flipped)
+        ui.screenshot("memberships-applied")
+
+    def test_undo_stages_the_reverse_and_applies_it(self, ui: Ui):
+        flipped = [tuple(key) for key in flow["owner_flipped"]]  # type: ignore[union-attr]
+        ui.one("undo-last-apply").click()
+        ui.wait_text("pending-count", "4")
+        cells = grid_cells(ui)
+        for key in flipped:
+            assert cells[key].staged and cells[key].checked, f"cell {key} is not staged back"
+        apply_and_wait(ui, "Applied 4 changes in 1 request.")
+        ui.wait(
+            lambda d: all(grid_cells(ui)[key].checked for key in flipped),
+            "the undone cells to be subscribed again",
+        )
+        ui.wait_text("pending-count", "0")
+
+    def test_csv_export_then_import_of_an_edit_stages_exactly_the_edit(self, ui: Ui):
+        user, stream = flow["owner_flipped"][0]  # type: ignore[index]
+        path = ui.e2e.artifacts / "memberships.csv"
+        ui.e2e.artifacts.mkdir(parents=True, exist_ok=True)
+        field = ui.one("csv-path")
+        field.clear()
+        field.send_keys(str(path))
+        ui.one("export-csv").click()
+        ui.wait(lambda d: "Exported" in ui.text_of("csv-status"), "the export")
+        with path.open(newline="", encoding="utf-8") as handle:
+            rows = list(csv.reader(handle))
+        header = rows[0]
+        assert header[:3] == ["user_id", "email", "full_name"], header
+        name = ui.driver.find_element(
+            By.CSS_SELECTOR, f'[data-testid="stream-header"][data-stream-id="{stream}"]'
+        ).get_attribute("data-stream-name")
+        column = header.index(name)
+        row = next(r for r in rows[1:] if r[0] == str(user))
+        assert row[column] == "1", f"export says {row[column]!r} for {user} in {name}"
+        row[column] = ""
+        with path.open("w", newline="", encoding="utf-8") as handle:
+            csv.writer(handle).writerows(rows)
+        ui.one("import-csv").click()
+        ui.wait(lambda d: "Staged 1 change" in ui.text_of("csv-status"), "the import")
+        ui.wait_text("pending-count", "1")
+        cell = grid_cells(ui)[(user, stream)]
+        assert cell.staged and not cell.checked, "the edited cell is not staged as unchecked"
+        assert sum(c.staged for c in grid_cells(ui).values()) == 1
+        ui.driver.find_element(By.XPATH, "//button[normalize-space()='Discard all']").click()
+        ui.wait_text("pending-count", "0")
 
     def test_local_server_page(self, ui: Ui):
         ui.go("local-server")
@@ -307,7 +471,7 @@ class TestWeir:
         e2e = ui.e2e
         ui.go("memberships")
         ui.wait_text("realm-name", e2e.realm)
-        ui.wait(lambda d: len(ui.all("stream-row")) > 0, "the imported organization's streams")
+        ui.wait(lambda d: len(ui.all("stream-header")) > 0, "the imported organization's streams")
         ui.assert_no_error()
         ui.screenshot("memberships-imported")
         ui.go("bots")
@@ -317,6 +481,38 @@ class TestWeir:
         )
         ui.assert_no_error()
         ui.screenshot("bots-imported")
+
+    def test_a_member_sees_disabled_cells_with_reasons_and_no_hidden_private_stream(
+        self, ui: Ui
+    ):
+        ui.go("memberships")
+        ui.wait_text("realm-name", ui.e2e.realm)
+        ui.wait(lambda d: len(grid_cells(ui)) > 0, "the member's grid")
+        names = set(ui.stream_names())
+        # Mark is in Secret Plans (private) but not in Hidden Lair (private).
+        assert "Secret Plans" in names and "Hidden Lair" not in names, names
+        cells = grid_cells(ui)
+        nina_in_engineering = cells[(105, 11)]
+        assert nina_in_engineering.checked and nina_in_engineering.disabled
+        assert "Only organization administrators" in nina_in_engineering.title
+        assert not cells[(104, 13)].disabled, "a member cannot leave a stream themselves"
+        assert not cells[(202, 11)].disabled, "a bot's owner cannot remove their bot"
+        click_cell(ui, 105, 11)
+        ui.wait_text("pending-count", "0")
+        ui.screenshot("memberships-member")
+
+    def test_a_member_applies_to_the_headless_server(self, ui: Ui):
+        e2e = ui.e2e
+        # Mark leaves Verona and Café (one DELETE); Nina and Mona join Empty Room (one POST).
+        for user, stream in [(104, 13), (104, 15), (105, 14), (103, 14)]:
+            click_cell(ui, user, stream)
+        ui.wait_text("pending-count", "4")
+        apply_and_wait(ui, "Applied 4 changes in 2 requests.")
+        mine = {s["name"] for s in api_get(e2e, "users/me/subscriptions")["subscriptions"]}
+        assert mine == {"Engineering", "Secret Plans"}, mine
+        members = set(api_get(e2e, "streams/14/members")["subscribers"])
+        assert members == {103, 105}, members
+        ui.wait_text("pending-count", "0")
 
     def test_switch_back_to_the_demo(self, ui: Ui):
         ui.go("accounts")

@@ -1,0 +1,280 @@
+//! `weir-bench grid`: the memberships grid's data path on a large organization.
+//!
+//! Generates an organization (by default 10,000 people × 1,000 streams, about 50 streams
+//! per person, 5% of streams private), serves it with a release `weir-server` started with
+//! `--rate-limit`, and measures with Weir's own client and `weir_core::memberships`:
+//! loading the grid (`register` + `users/me` + building the matrix), planning, and applying
+//! 10,000 cell changes twice: as one block (100 people × 100 streams, one request) and
+//! scattered (random cells over a few streams). Prints the requests sent, the time and
+//! whether any cell failed. The UI side (time to a usable grid in the window, frame times,
+//! memory) is not measured here.
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use clap::Parser;
+use serde_json::{Value, json};
+use weir_core::memberships::{
+    ApplyOptions, Cancel, Change, Limits, Matrix, Progress, apply, load_matrix, plan,
+};
+use weir_core::{ClientConfig, Credentials, TlsOptions, ZulipClient};
+
+use crate::process::ServerProcess;
+use crate::{Result, runtime};
+
+const OWNER_EMAIL: &str = "owner@grid.test";
+const OWNER_KEY: &str = "GridBenchOwnerKey000000000000001";
+
+#[derive(Debug, Parser)]
+pub struct Args {
+    /// People in the organization.
+    #[arg(long, default_value_t = 10_000)]
+    people: u32,
+    /// Streams in the organization.
+    #[arg(long, default_value_t = 1_000)]
+    streams: u32,
+    /// Streams per person (on average).
+    #[arg(long, default_value_t = 50)]
+    per_person: u32,
+    /// The server's rate limit (requests per 60 s per user).
+    #[arg(long, default_value_t = 200)]
+    rate_limit: u32,
+    /// How many times the grid is loaded (the median is reported).
+    #[arg(long, default_value_t = 3)]
+    rounds: u32,
+    /// weir-server binary.
+    #[arg(long, default_value = "target/release/weir-server")]
+    server_bin: PathBuf,
+}
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    runtime()?.block_on(bench(args))
+}
+
+/// A small deterministic generator (xorshift), so that every run has the same organization.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn below(&mut self, n: u32) -> u32 {
+        u32::try_from(self.next() % u64::from(n.max(1))).unwrap_or(0)
+    }
+}
+
+fn seed(args: &Args) -> Value {
+    let mut rng = Rng(0x5eed_cafe_f00d_beef);
+    let mut subscribers: Vec<Vec<u32>> = vec![Vec::new(); args.streams as usize];
+    for person in 1..=args.people {
+        for _ in 0..args.per_person {
+            let stream = rng.below(args.streams) as usize;
+            if let Some(list) = subscribers.get_mut(stream) {
+                list.push(person);
+            }
+        }
+    }
+    let users: Vec<Value> = (1..=args.people)
+        .map(|id| {
+            let (email, role, key) = if id == 1 {
+                (OWNER_EMAIL.to_string(), "owner", OWNER_KEY.to_string())
+            } else {
+                (
+                    format!("person{id}@grid.test"),
+                    "member",
+                    format!("{id:0>32}"),
+                )
+            };
+            json!({"user_id": id, "email": email, "full_name": format!("Person {id}"),
+                   "role": role, "api_key": key})
+        })
+        .collect();
+    let streams: Vec<Value> = subscribers
+        .into_iter()
+        .enumerate()
+        .map(|(i, mut list)| {
+            list.sort_unstable();
+            list.dedup();
+            json!({"stream_id": i + 1, "name": format!("stream-{:04}", i + 1),
+                   "invite_only": i % 20 == 0, "subscribers": list})
+        })
+        .collect();
+    json!({"realm": {"name": "Grid bench", "url": "http://grid.localhost"},
+           "users": users, "streams": streams})
+}
+
+async fn bench(args: Args) -> Result<ExitCode> {
+    let scratch = tempfile::Builder::new()
+        .prefix("weir-bench-grid-")
+        .tempdir()?;
+    let seed_path = scratch.path().join("seed.json");
+    std::fs::write(&seed_path, serde_json::to_vec(&seed(&args))?)?;
+    let server_args: Vec<OsString> = vec![
+        "--listen".into(),
+        "127.0.0.1:0".into(),
+        "--data-dir".into(),
+        scratch.path().join("data").into(),
+        "--seed".into(),
+        seed_path.into(),
+        "--rate-limit".into(),
+        args.rate_limit.to_string().into(),
+    ];
+    let log = scratch.path().join("server.log");
+    let started = Instant::now();
+    let server = ServerProcess::start("weir-server", &args.server_bin, &server_args, &log).await?;
+    println!(
+        "grid: {} people × {} streams (~{} per person), server ready in {:.1} s, --rate-limit {}",
+        args.people,
+        args.streams,
+        args.per_person,
+        started.elapsed().as_secs_f64(),
+        args.rate_limit
+    );
+    let outcome = measure(&args, &format!("http://{}", server.address)).await;
+    server.kill().await?;
+    outcome
+}
+
+async fn measure(args: &Args, site: &str) -> Result<ExitCode> {
+    let client = ZulipClient::new(
+        Credentials {
+            site: site.to_string(),
+            email: OWNER_EMAIL.to_string(),
+            key: OWNER_KEY.into(),
+        },
+        &TlsOptions::default(),
+        &ClientConfig {
+            timeout: Duration::from_secs(300),
+            ..ClientConfig::default()
+        },
+    )?;
+    let mut loads = Vec::new();
+    let mut matrix: Option<Matrix> = None;
+    for _ in 0..args.rounds.max(1) {
+        let started = Instant::now();
+        matrix = Some(load_matrix(&client).await?);
+        loads.push(started.elapsed());
+    }
+    loads.sort();
+    let matrix = matrix.ok_or("no grid loaded")?;
+    println!(
+        "load grid (register + users/me + matrix, {} subscriptions): median {:.0} ms over {} rounds",
+        matrix.subscription_count(),
+        millis(loads[loads.len() / 2]),
+        loads.len()
+    );
+
+    let mut failed = 0;
+    for (label, changes) in [
+        ("block: 100 people leave 100 streams", block(&matrix)),
+        (
+            "scattered: 10,000 random cells on 40 streams",
+            scattered(&matrix),
+        ),
+    ] {
+        let started = Instant::now();
+        let planned = plan(&matrix, &changes, &Limits::default());
+        let planning = started.elapsed();
+        let mut waits = 0u32;
+        let started = Instant::now();
+        let report = apply(
+            &client,
+            &planned,
+            &ApplyOptions::default(),
+            &Cancel::new(),
+            |progress| {
+                if let Progress::Waiting { .. } = progress {
+                    waits += 1;
+                }
+            },
+        )
+        .await;
+        let applying = started.elapsed();
+        failed += report.failed_count();
+        println!(
+            "{label}: {} cells → {} requests planned in {:.1} ms; applied in {:.2} s, {} sent, \
+             {} rate-limit waits, {} failed cells",
+            changes.len(),
+            planned.requests.len(),
+            millis(planning),
+            applying.as_secs_f64(),
+            report.requests_sent,
+            waits,
+            report.failed_count()
+        );
+    }
+    Ok(if failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+/// 100 people × 100 public streams they are all in (or will be: subscribed where not).
+fn block(matrix: &Matrix) -> Vec<Change> {
+    let people: Vec<i64> = matrix
+        .people()
+        .iter()
+        .skip(1)
+        .take(100)
+        .map(|p| p.user_id)
+        .collect();
+    let streams: Vec<i64> = matrix
+        .channels()
+        .iter()
+        .filter(|c| !c.invite_only)
+        .take(100)
+        .map(|c| c.stream_id)
+        .collect();
+    people
+        .iter()
+        .flat_map(|user| {
+            streams.iter().map(move |stream| Change {
+                user_id: *user,
+                stream_id: *stream,
+                subscribe: !matrix.is_subscribed(*user, *stream).unwrap_or(false),
+            })
+        })
+        .collect()
+}
+
+/// 10,000 distinct random cells over 40 public streams, each flipped.
+fn scattered(matrix: &Matrix) -> Vec<Change> {
+    let mut rng = Rng(0xdead_beef_1234_5678);
+    let streams: Vec<i64> = matrix
+        .channels()
+        .iter()
+        .filter(|c| !c.invite_only)
+        .skip(200)
+        .take(40)
+        .map(|c| c.stream_id)
+        .collect();
+    let people = matrix.people();
+    let count = u32::try_from(people.len()).unwrap_or(u32::MAX);
+    let mut seen = std::collections::HashSet::new();
+    let mut changes = Vec::new();
+    while changes.len() < 10_000 && !streams.is_empty() && count > 1 {
+        let person = &people[1 + rng.below(count - 1) as usize];
+        let stream = streams[rng.below(40) as usize % streams.len()];
+        if seen.insert((person.user_id, stream)) {
+            changes.push(Change {
+                user_id: person.user_id,
+                stream_id: stream,
+                subscribe: !matrix
+                    .is_subscribed(person.user_id, stream)
+                    .unwrap_or(false),
+            });
+        }
+    }
+    changes
+}
+
+fn millis(duration: Duration) -> f64 {
+    duration.as_secs_f64() * 1_000.0
+}
