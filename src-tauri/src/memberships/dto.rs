@@ -5,6 +5,7 @@ use ts_rs::TS;
 use weir_core::memberships::{
     self as core, ApplyReport, CellStatus, JournalSummary, Matrix, Plan, Progress,
 };
+use weir_core::organization::Role;
 
 /// The grid in one answer. `subscribers` are indices into `people`; `kind` indexes the
 /// first two levels of `permissions` (`[person kind][stream kind][0 subscribe, 1
@@ -23,7 +24,7 @@ pub struct MembershipGrid {
 pub struct GridViewer {
     #[ts(type = "number")]
     pub user_id: i64,
-    pub role: String,
+    pub role: Role,
     pub feature_level: u32,
 }
 
@@ -34,7 +35,7 @@ pub struct GridPerson {
     pub user_id: i64,
     pub email: String,
     pub full_name: String,
-    pub role: String,
+    pub role: Role,
     pub is_bot: bool,
     #[ts(type = "number | null")]
     pub bot_owner_id: Option<i64>,
@@ -342,7 +343,7 @@ pub fn grid(matrix: &Matrix) -> MembershipGrid {
     MembershipGrid {
         viewer: GridViewer {
             user_id: viewer.user_id,
-            role: viewer.role.name().into(),
+            role: viewer.role.into(),
             feature_level: viewer.feature_level,
         },
         people: matrix
@@ -352,7 +353,7 @@ pub fn grid(matrix: &Matrix) -> MembershipGrid {
                 user_id: person.user_id,
                 email: person.email.clone(),
                 full_name: person.full_name.clone(),
-                role: person.role.name().into(),
+                role: person.role.into(),
                 is_bot: person.is_bot,
                 bot_owner_id: person.bot_owner_id,
                 is_active: person.is_active,

@@ -1,5 +1,6 @@
 import type { GridPerson } from '../lib/bindings/GridPerson';
 import type { MembershipGrid } from '../lib/bindings/MembershipGrid';
+import type { Role } from '../lib/bindings/Role';
 
 const DEACTIVATED = 'Deactivated users cannot be subscribed or unsubscribed.';
 const ONLY_ADMINS = 'Only organization administrators can remove other people from channels.';
@@ -7,7 +8,7 @@ const ONLY_ADMINS = 'Only organization administrators can remove other people fr
 function person(
   userId: number,
   fullName: string,
-  role: string,
+  role: Role,
   kind: number,
   extra: Partial<GridPerson> = {},
 ): GridPerson {
