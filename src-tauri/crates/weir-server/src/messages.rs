@@ -7,7 +7,8 @@ use crate::render::{Directory, render_markdown, render_with_mentions};
 use crate::store::{self, MessageInsert};
 
 /// Zulip's limits on what a message may carry. `MAX_CONTENT_CHARS` is Zulip's
-/// `max_message_length` (what `register` reports).
+/// `max_message_length` (the realm key Zulip's `register` reports): the one place the
+/// limit lives.
 pub const MAX_TOPIC_CHARS: usize = 60;
 pub const MAX_CONTENT_CHARS: usize = 10_000;
 const TRUNCATION_MARKER: &str = "\n[message truncated]";
