@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Installs what is missing, then runs Weir (on the embedded demo when no account exists).
+# Installs what is missing, then runs Weir (on the local demo server when no account exists).
 #   scripts/run.sh           the desktop app (needs a display)
 #   scripts/run.sh --xvfb    the desktop app on a virtual display (headless machines)
-#   scripts/run.sh --server  only the embedded server, headless, on the demo organization
+#   scripts/run.sh --server  only the server, headless, on the demo organization
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
@@ -26,7 +26,7 @@ if [[ -z "${DISPLAY:-}" && -z "${WAYLAND_DISPLAY:-}" ]]; then
 run: there is no display (neither DISPLAY nor WAYLAND_DISPLAY is set).
   Weir is a desktop app. Run it from a graphical session, or use
     scripts/run.sh --xvfb     to run it on a virtual display, or
-    scripts/run.sh --server   to run only the embedded Zulip-compatible server.
+    scripts/run.sh --server   to run only the Zulip-compatible server.
 MSG
   exit 1
 fi

@@ -4,7 +4,7 @@
 //!
 //! - `weir`: the release app, on fresh empty `XDG_DATA_HOME`, `XDG_CONFIG_HOME` and
 //!   `XDG_CACHE_HOME` directories, so that it starts cold on the demo organization,
-//!   creating its data and starting its embedded server;
+//!   creating its data and starting its local server;
 //! - `minimal tauri`: `weir-bench-minimal-app`, one window and one page on the same
 //!   stack (the baseline of the targets), with the same fresh directories.
 //!
@@ -36,9 +36,9 @@ use crate::report::{median, start_round};
 
 /// The line both apps print when their page makes its first IPC call.
 const READY_MARKER: &str = "ui ready: first status request";
-/// Weir's line once its embedded demo server listens (end of its setup hook, which runs
+/// Weir's line once its local server listens (end of its setup hook, which runs
 /// on the main thread after the window is built, before the event loop).
-const SERVER_MARKER: &str = "embedded server started";
+const SERVER_MARKER: &str = "local server started";
 /// How long an app may take to print its `ui ready` line.
 const READY_TIMEOUT: Duration = Duration::from_secs(60);
 /// How long the tree gets to exit after SIGTERM, and after SIGKILL.
@@ -98,7 +98,7 @@ struct Figures {
     app: App,
     /// Spawn to the `ui ready` line.
     ready: Duration,
-    /// Spawn to Weir's `embedded server started` line.
+    /// Spawn to Weir's `local server started` line.
     server: Option<Duration>,
     pss_kb: u64,
     rss_kb: u64,
@@ -380,7 +380,7 @@ fn print_summary(args: &Args, cores: usize, rounds: &[Vec<Figures>]) {
     );
     if weir.server.is_finite() {
         println!(
-            "  weir's embedded demo server was up {:.2} s after spawn (median): Weir's setup hook \
+            "  weir's local server was up {:.2} s after spawn (median): Weir's setup hook \
              (keyring probe, demo data, server start) holds the main thread after the window is \
              built and before the event loop runs",
             weir.server

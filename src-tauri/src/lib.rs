@@ -1,4 +1,4 @@
-//! Weir's desktop shell: Tauri wiring over `weir-core` and the embedded `weir-server`.
+//! Weir's desktop shell: Tauri wiring over `weir-core` and the local server (`weir-server`).
 //! Commands are thin; the logic lives in the crates, tested without Tauri.
 
 pub mod clipboard;
@@ -6,6 +6,7 @@ pub mod commands;
 pub mod dto;
 pub mod error;
 pub mod local_server;
+mod logging;
 pub mod memberships;
 pub mod state;
 pub mod workbench;
@@ -25,7 +26,7 @@ pub fn build_app<R: Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R> {
 
 /// Runs the app: state in the platform data dir, demo server when there is no account.
 pub fn run() {
-    weir_server::cli::init_logging();
+    logging::init();
     let app = build_app(tauri::Builder::default())
         .setup(|app| {
             let data_dir = app.path().app_data_dir()?;

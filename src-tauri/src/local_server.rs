@@ -1,24 +1,44 @@
-//! The embedded weir-server: started in-process on `127.0.0.1:<random port>` with the
-//! demo organization in the app's data dir, reached over loopback HTTP through the same
-//! client as a real server.
+//! The local server's lifecycle in the app: started on demand with the demo organization
+//! in the app's data dir (through `weir_server::local`), reached over loopback HTTP
+//! through the same client as a real server, reset on request, stopped at exit.
 
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use tokio::net::TcpListener;
-use tokio::sync::{Mutex, oneshot};
+use tokio::sync::Mutex;
 use weir_core::{ClientConfig, Credentials, Secret, TlsOptions, ZulipClient};
-use weir_server::{AppState, Config, RequestLog, Store};
+use weir_server::RequestLog;
+use weir_server::local::{Options, Organization, Server};
 
 use crate::dto::{LocalServerStatus, RequestLogEntry};
 use crate::error::{AppError, AppResult};
 
 struct Running {
-    url: String,
+    server: Server,
     started_at: i64,
-    shutdown: oneshot::Sender<()>,
-    task: tauri::async_runtime::JoinHandle<()>,
     client: ZulipClient,
+}
+
+impl Running {
+    fn new(server: Server) -> AppResult<Self> {
+        let owner = server.owner();
+        let credentials = Credentials {
+            site: server.url().to_owned(),
+            email: owner.email.clone(),
+            key: Secret::new(owner.api_key.clone()),
+        };
+        let client = ZulipClient::new(
+            credentials,
+            &TlsOptions::default(),
+            &ClientConfig::default(),
+        )
+        .map_err(weir_core::CoreError::from)?;
+        Ok(Self {
+            server,
+            started_at: now_ms(),
+            client,
+        })
+    }
 }
 
 pub struct LocalServer {
@@ -40,62 +60,22 @@ impl LocalServer {
         &self.data_dir
     }
 
+    fn options(&self) -> Options {
+        let mut options = Options::new(&self.data_dir, Organization::Demo);
+        options.request_log = Some(self.log.clone());
+        options
+    }
+
     /// Starts the server (creating the demo organization on first use) unless it runs.
     pub async fn ensure_started(&self) -> AppResult<String> {
         let mut running = self.running.lock().await;
-        if let Some(server) = running.as_ref() {
-            return Ok(server.url.clone());
+        if let Some(running) = running.as_ref() {
+            return Ok(running.server.url().to_owned());
         }
-        let server = self.start().await?;
-        let url = server.url.clone();
-        *running = Some(server);
+        let started = Running::new(Server::start(self.options()).await?)?;
+        let url = started.server.url().to_owned();
+        *running = Some(started);
         Ok(url)
-    }
-
-    async fn start(&self) -> AppResult<Running> {
-        weir_server::cli::prepare_data_dir(&self.data_dir, None, true)?;
-        let store = Store::open(&self.data_dir)?;
-        let owner_email = weir_server::DEMO_OWNER_EMAIL;
-        let owner = store
-            .read(move |conn| weir_server::store::user_by_email(conn, owner_email))
-            .await?
-            .ok_or_else(|| AppError::Internal("the demo organization has no owner".into()))?;
-        let listener = TcpListener::bind(("127.0.0.1", 0))
-            .await
-            .map_err(|error| AppError::Server(error.into()))?;
-        let address = listener
-            .local_addr()
-            .map_err(|error| AppError::Server(error.into()))?;
-        let url = format!("http://{address}");
-        let state = AppState::with_request_log(store, Config::default(), self.log.clone());
-        let (shutdown, stop) = oneshot::channel::<()>();
-        let task = tauri::async_runtime::spawn(async move {
-            let stopped = async {
-                let _ = stop.await;
-            };
-            if let Err(error) = weir_server::serve(listener, state, stopped).await {
-                tracing::error!(%error, "embedded server stopped with an error");
-            }
-        });
-        let credentials = Credentials {
-            site: url.clone(),
-            email: owner.email,
-            key: Secret::new(owner.api_key),
-        };
-        let client = ZulipClient::new(
-            credentials,
-            &TlsOptions::default(),
-            &ClientConfig::default(),
-        )
-        .map_err(weir_core::CoreError::from)?;
-        tracing::info!(%url, "embedded server started");
-        Ok(Running {
-            url,
-            started_at: now_ms(),
-            shutdown,
-            task,
-            client,
-        })
     }
 
     /// The demo owner's client, starting the server if needed.
@@ -104,41 +84,42 @@ impl LocalServer {
         let running = self.running.lock().await;
         running
             .as_ref()
-            .map(|server| server.client.clone())
+            .map(|running| running.client.clone())
             .ok_or(AppError::ServerUnavailable)
     }
 
     pub async fn url(&self) -> Option<String> {
-        self.running
-            .lock()
-            .await
+        let running = self.running.lock().await;
+        running
             .as_ref()
-            .map(|server| server.url.clone())
+            .map(|running| running.server.url().to_owned())
     }
 
+    /// Stops the server; requests in flight get a bounded time to finish, so that
+    /// quitting the app never hangs on a slow client.
     pub async fn stop(&self) {
-        let server = self.running.lock().await.take();
-        if let Some(server) = server {
-            let _ = server.shutdown.send(());
-            let _ = server.task.await;
+        let running = self.running.lock().await.take();
+        if let Some(running) = running {
+            running.server.stop().await;
         }
     }
 
     /// Throws the demo data away and starts again on a fresh demo organization.
     pub async fn reset(&self) -> AppResult<()> {
-        self.stop().await;
-        for suffix in ["", "-wal", "-shm"] {
-            let path = self
-                .data_dir
-                .join(format!("{}{suffix}", weir_server::store::DATABASE_FILE));
-            match std::fs::remove_file(&path) {
-                Ok(()) => {}
-                Err(error) if error.kind() == std::io::ErrorKind::NotFound => {}
-                Err(error) => return Err(AppError::Server(error.into())),
+        let mut running = self.running.lock().await;
+        let server = match running.take() {
+            Some(old) => {
+                let reset = old.server.reset().await;
+                self.log.clear();
+                reset?
             }
-        }
-        self.log.clear();
-        self.ensure_started().await?;
+            None => {
+                weir_server::data_dir::erase(&self.data_dir)?;
+                self.log.clear();
+                Server::start(self.options()).await?
+            }
+        };
+        *running = Some(Running::new(server)?);
         Ok(())
     }
 
@@ -146,9 +127,11 @@ impl LocalServer {
         let running = self.running.lock().await;
         LocalServerStatus {
             running: running.is_some(),
-            url: running.as_ref().map(|server| server.url.clone()),
+            url: running
+                .as_ref()
+                .map(|running| running.server.url().to_owned()),
             data_dir: self.data_dir.display().to_string(),
-            started_at: running.as_ref().map(|server| server.started_at),
+            started_at: running.as_ref().map(|running| running.started_at),
             requests: self
                 .log
                 .newest_first()

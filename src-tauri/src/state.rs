@@ -14,7 +14,8 @@ use crate::error::{AppError, AppResult};
 use crate::local_server::LocalServer;
 use crate::memberships::MembershipsState;
 
-/// Stands in for the demo account's site, whose port changes at every start.
+/// Stands in for the demo account's site, whose port changes at every start (stored in
+/// existing account lists: kept as it was when the local server had another name).
 pub const DEMO_SITE: &str = "weir-embedded-demo";
 
 pub struct WeirState {
@@ -25,13 +26,12 @@ pub struct WeirState {
 }
 
 impl WeirState {
-    /// The state for a data dir: `accounts.sqlite3` for the account list (no secrets),
-    /// `memberships-journal.sqlite3` for the grid's applies and `server/` for the embedded
-    /// server's database.
+    /// The state for a data dir (made private: 0700): `accounts.sqlite3` for the account
+    /// list (no secrets), `memberships-journal.sqlite3` for the grid's applies and
+    /// `server/` for the local server's database.
     pub fn open(data_dir: &Path, secrets: Arc<dyn SecretStore>) -> AppResult<Self> {
-        std::fs::create_dir_all(data_dir).map_err(|error| {
-            AppError::Internal(format!("cannot create {}: {error}", data_dir.display()))
-        })?;
+        weir_server::data_dir::create_private_dir(data_dir)
+            .map_err(|error| AppError::Internal(error.to_string()))?;
         let keyring = probe_keyring(secrets.as_ref());
         let store = AccountStore::open(&data_dir.join("accounts.sqlite3"))?;
         let accounts = Accounts::new(store, secrets, ClientConfig::default());
@@ -49,7 +49,7 @@ impl WeirState {
     }
 
     /// On first start (no accounts) adds the demo account and makes it active; whenever the
-    /// active account is the demo, starts the embedded server.
+    /// active account is the demo, starts the local server.
     pub async fn start(&self) -> AppResult<()> {
         if self.accounts.list()?.is_empty() {
             let demo = self.ensure_demo_account()?;
@@ -78,7 +78,7 @@ impl WeirState {
         self.accounts.active()?.ok_or(AppError::NoActiveAccount)
     }
 
-    /// The client for the active account: the embedded server's for the demo.
+    /// The client for the active account: the local server's for the demo.
     pub async fn active_client(&self) -> AppResult<ZulipClient> {
         let account = self.active_account()?;
         if account.is_demo {
@@ -113,9 +113,7 @@ impl WeirState {
 
 fn summary(account: &Account, active: Option<i64>, local_url: Option<&str>) -> AccountSummary {
     let site = if account.is_demo {
-        local_url
-            .unwrap_or("embedded demo server (stopped)")
-            .to_owned()
+        local_url.unwrap_or("local server (stopped)").to_owned()
     } else {
         account.site.clone()
     };

@@ -1,6 +1,6 @@
 """Weir end to end: the real app, driven through tauri-driver and WebKitWebDriver.
 
-One story, in order: the app starts on its embedded demo server and shows the demo
+One story, in order: the app starts on its local server and shows the demo
 organization; the local-server and bots pages work; a second account is imported from a
 zuliprc file whose plaintext copy is then deleted; its API key is in the Secret Service and
 in no file of the app; the imported organization shows; switching back to the demo works.
@@ -334,7 +334,7 @@ class TestWeir:
         assert match, f"local server URL {url!r} is not http://127.0.0.1:<port>"
         assert 0 < int(match.group(1)) < 65536
         assert "Running" in ui.text_of("local-server-status")
-        # The Memberships page has talked to the embedded server: the log shows it.
+        # The Memberships page has talked to the local server: the log shows it.
         ui.wait(lambda d: len(ui.all("request-row")) > 0, "request log entries")
         data_dir = ui.text_of("local-server-data-dir")
         assert data_dir.startswith(str(ui.e2e.data_home)), (

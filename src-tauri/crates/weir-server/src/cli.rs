@@ -10,9 +10,10 @@ use std::time::Duration;
 use clap::Parser;
 use tokio::net::TcpListener;
 
+use crate::data_dir::{self, DEMO_ZULIPRC, Organization};
 use crate::error::Error;
-use crate::store::{Store, create_seeded, user_by_email};
-use crate::{AppState, Config, DEMO_OWNER_EMAIL, Seed, demo_seed};
+use crate::store::{Store, user_by_email};
+use crate::{AppState, Config, DEMO_OWNER_EMAIL, Seed};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -51,6 +52,24 @@ pub struct Args {
     /// Connections served at once; more are answered 503.
     #[arg(long, default_value_t = 512, value_parser = clap::value_parser!(u64).range(1..=65_536))]
     pub max_connections: u64,
+    /// Also answer requests whose Host is NAME (any port) or NAME:PORT; repeatable. By
+    /// default only the listening address and loopback names are accepted, which stops
+    /// web pages from reaching the server through DNS rebinding. `*` accepts any Host.
+    #[arg(long = "allowed-host", value_name = "NAME", value_parser = allowed_host)]
+    pub allowed_hosts: Vec<String>,
+}
+
+fn allowed_host(value: &str) -> Result<String, String> {
+    let valid = !value.is_empty()
+        && value.len() <= 255
+        && value
+            .bytes()
+            .all(|b| b.is_ascii_graphic() && !b"/@,".contains(&b));
+    if valid {
+        Ok(value.to_ascii_lowercase())
+    } else {
+        Err("expected a host name, NAME:PORT or *".into())
+    }
 }
 
 /// Half the cores: a local server shares the machine with its clients, and writes
@@ -88,8 +107,8 @@ pub fn main() -> ExitCode {
 }
 
 /// Logs to stderr (stdout is reserved for the `listening on` line), at `info` unless
-/// `RUST_LOG` says otherwise. Shared with the desktop app.
-pub fn init_logging() {
+/// `RUST_LOG` says otherwise.
+fn init_logging() {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
     let _ = tracing_subscriber::fmt()
@@ -103,7 +122,7 @@ fn fail(message: &str) -> ExitCode {
     ExitCode::FAILURE
 }
 
-pub fn default_data_dir() -> PathBuf {
+fn default_data_dir() -> PathBuf {
     dirs::data_dir()
         .unwrap_or_else(std::env::temp_dir)
         .join("weir")
@@ -111,27 +130,32 @@ pub fn default_data_dir() -> PathBuf {
 }
 
 /// Prepares the database as the flags ask, before anything listens.
-pub fn prepare_data_dir(data_dir: &Path, seed: Option<&Path>, demo: bool) -> Result<(), Error> {
+fn prepare_data_dir(data_dir: &Path, seed: Option<&Path>, demo: bool) -> Result<(), Error> {
     let exists = Store::exists_in(data_dir);
-    match (seed, demo, exists) {
-        (Some(path), _, true) => Err(Error::Seed(format!(
-            "{} already holds a database; --seed {} only loads into a new data dir \
-             (choose another --data-dir or remove the old one)",
-            data_dir.display(),
-            path.display()
-        ))),
+    let organization = match (seed, demo, exists) {
+        (Some(path), _, true) => {
+            return Err(Error::Seed(format!(
+                "{} already holds a database; --seed {} only loads into a new data dir \
+                 (choose another --data-dir or remove the old one)",
+                data_dir.display(),
+                path.display()
+            )));
+        }
         (Some(path), _, false) => {
             let text = std::fs::read_to_string(path)
                 .map_err(|error| Error::Seed(format!("cannot read {}: {error}", path.display())))?;
-            create_seeded(data_dir, &Seed::from_json(&text)?)
+            Organization::Seed(Seed::from_json(&text)?)
         }
-        (None, true, false) => create_seeded(data_dir, &demo_seed()),
-        (None, _, true) => Ok(()),
-        (None, false, false) => Err(Error::Seed(format!(
-            "{} has no database yet: start with --seed FILE or --demo",
-            data_dir.display()
-        ))),
-    }
+        (None, true, _) => Organization::Demo,
+        (None, false, true) => return data_dir::make_private(data_dir),
+        (None, false, false) => {
+            return Err(Error::Seed(format!(
+                "{} has no database yet: start with --seed FILE or --demo",
+                data_dir.display()
+            )));
+        }
+    };
+    data_dir::prepare(data_dir, &organization)
 }
 
 async fn run(args: Args) -> Result<(), Error> {
@@ -172,6 +196,7 @@ async fn run(args: Args) -> Result<(), Error> {
             max_connections: usize::try_from(args.max_connections).unwrap_or(usize::MAX),
             ..crate::connection::Limits::default()
         },
+        allowed_hosts: args.allowed_hosts,
     };
     crate::serve(listener, AppState::new(store, config), shutdown_signal()).await?;
     tracing::info!("stopped");
@@ -185,9 +210,9 @@ async fn announce_demo_login(store: &Store, data_dir: &Path) -> Result<(), Error
         .read(|conn| user_by_email(conn, DEMO_OWNER_EMAIL))
         .await?;
     if let Some(owner) = owner {
-        let path = data_dir.join("demo-zuliprc");
+        let path = data_dir.join(DEMO_ZULIPRC);
         let text = format!("[api]\nemail={}\nkey={}\n", owner.email, owner.api_key);
-        std::fs::write(&path, text)?;
+        data_dir::write_private(&path, &text)?;
         tracing::info!(zuliprc = %path.display(), email = %owner.email, "demo owner credentials written (add site=http://HOST:PORT)");
     }
     Ok(())

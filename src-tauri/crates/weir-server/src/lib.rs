@@ -1,20 +1,26 @@
-//! Weir's embedded Zulip-compatible server: the Zulip endpoints an admin client needs,
+//! Weir's local Zulip-compatible server: the Zulip endpoints an admin client needs,
 //! on SQLite, faithful to Zulip's behaviour (see `docs/zulip-compatibility.md`).
 //!
 //! [`router`] builds the whole API for a [`AppState`]; tests drive it in-process with
-//! `oneshot`, and [`serve`] runs the same router on a socket.
+//! `oneshot`, and [`serve`] runs the same router on a socket. [`local`] is the API for
+//! programs that run the server inside themselves (the desktop app); the `weir-server`
+//! command line ([`cli`], feature `cli`) is a thin layer on the same parts.
 
 mod access;
 mod api;
 mod auth;
+#[cfg(feature = "cli")]
 pub mod cli;
 mod clock;
 pub mod connection;
+pub mod data_dir;
 mod demo;
 pub mod dry_run;
 pub mod error;
+mod host;
 mod keys;
 pub mod limits;
+pub mod local;
 mod messages;
 mod names;
 mod params;
@@ -45,6 +51,8 @@ pub struct Config {
     pub rate_limit: Option<u32>,
     /// Timeouts and the connection cap that [`serve`] applies.
     pub connection_limits: connection::Limits,
+    /// `Host` values accepted besides the server's own address (see `--allowed-host`).
+    pub allowed_hosts: Vec<String>,
 }
 
 impl Default for Config {
@@ -53,6 +61,7 @@ impl Default for Config {
             feature_level: zulip_api::DEFAULT_FEATURE_LEVEL,
             rate_limit: None,
             connection_limits: connection::Limits::default(),
+            allowed_hosts: Vec::new(),
         }
     }
 }
@@ -119,12 +128,18 @@ pub fn router(state: AppState) -> Router {
 }
 
 /// Serves `router(state)` on `listener` until `shutdown` completes, then drains
-/// requests in flight (see [`connection`] for the limits on clients).
+/// requests in flight (see [`connection`] for the limits on clients). Requests must
+/// name the server in `Host` (see `host.rs`).
 pub async fn serve(
     listener: TcpListener,
     state: AppState,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
+    let allowed = host::AllowedHosts::new(listener.local_addr()?, &state.config().allowed_hosts);
     let limits = state.config().connection_limits.clone();
-    connection::serve(listener, router(state), limits, shutdown).await
+    let app = router(state).layer(axum::middleware::from_fn_with_state(
+        Arc::new(allowed),
+        host::check,
+    ));
+    connection::serve(listener, app, limits, shutdown).await
 }

@@ -24,10 +24,10 @@ pub struct RequestLogEntry {
     pub at: i64,
 }
 
-#[derive(Clone, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct RequestLog(Arc<Mutex<Inner>>);
 
-#[derive(Default)]
+#[derive(Debug, Default)]
 struct Inner {
     next_id: u64,
     entries: VecDeque<RequestLogEntry>,

@@ -83,6 +83,13 @@ impl Checkpoints {
         }
     }
 
+    /// Waits for a pass in progress and closes the helper connection.
+    pub async fn finish(self) {
+        if let Helper::Busy(pass) = self.helper {
+            let _ = pass.await;
+        }
+    }
+
     fn start_pass(&mut self, conn: Connection) {
         self.passes += 1;
         self.commits = 0;

@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use rusqlite::{Connection, OpenFlags};
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{mpsc, oneshot, watch};
 
 pub use messages::*;
 pub use streams::*;
@@ -87,9 +87,23 @@ where
     }
 }
 
+/// See [`Store::closing`].
+#[derive(Debug, Clone)]
+pub struct Closing(watch::Receiver<()>);
+
+impl Closing {
+    /// Resolves once the store's last connection is closed.
+    pub async fn wait(mut self) {
+        while self.0.changed().await.is_ok() {}
+    }
+}
+
 struct ReaderPool {
     path: PathBuf,
     idle: Mutex<Vec<Connection>>,
+    /// Dropped after every connection is closed (fields drop in order, and the writer
+    /// holds the pool until its own connections are gone): see [`Store::closing`].
+    open: watch::Sender<()>,
 }
 
 impl Store {
@@ -100,8 +114,9 @@ impl Store {
         let runtime = tokio::runtime::Handle::try_current().map_err(|_| {
             Error::Internal("the store must be opened inside a tokio runtime".into())
         })?;
-        std::fs::create_dir_all(data_dir)?;
+        crate::data_dir::make_private(data_dir)?;
         let path = data_dir.join(DATABASE_FILE);
+        crate::data_dir::create_private_file(&path)?;
         let mut writer = open_connection(&path, false)?;
         schema::migrate(&mut writer)?;
         let users = Arc::new(cache::UserCache::default());
@@ -127,10 +142,15 @@ impl Store {
             users: Arc::clone(&users),
             targets: Arc::clone(&targets),
         };
-        runtime.spawn(writer::run(writer, queue, caches, checkpoints));
         let readers = Arc::new(ReaderPool {
             path,
             idle: Mutex::new(Vec::new()),
+            open: watch::Sender::new(()),
+        });
+        let pool = Arc::clone(&readers);
+        runtime.spawn(async move {
+            writer::run(writer, queue, caches, checkpoints).await;
+            drop(pool);
         });
         Ok(Self {
             jobs,
@@ -143,6 +163,14 @@ impl Store {
     /// The writer's memory of post targets, for write jobs that post to streams.
     pub fn post_targets(&self) -> Arc<PostTargets> {
         Arc::clone(&self.targets)
+    }
+
+    /// Tells when every connection to the database is closed: after the last clone of the
+    /// store is dropped, the writer has finished its queue and reads in flight are done.
+    /// Until then the files must not be removed: a connection closing late would delete
+    /// the log of a database created at the same path.
+    pub fn closing(&self) -> Closing {
+        Closing(self.readers.open.subscribe())
     }
 
     /// Whether a database already exists in `data_dir` (for `--seed`'s refusal).
@@ -333,9 +361,10 @@ fn open_wal(path: &Path, read_only: bool) -> Result<Connection> {
 /// Creates the database in `data_dir` from `seed`, all or nothing: if anything fails,
 /// no database is left behind.
 pub fn create_seeded(data_dir: &Path, seed: &seed::Seed) -> Result<()> {
-    std::fs::create_dir_all(data_dir)?;
+    crate::data_dir::make_private(data_dir)?;
     let path = data_dir.join(DATABASE_FILE);
     let outcome = (|| {
+        crate::data_dir::create_private_file(&path)?;
         let mut conn = open_connection(&path, false)?;
         schema::migrate(&mut conn)?;
         let tx = conn.transaction()?;
@@ -344,9 +373,7 @@ pub fn create_seeded(data_dir: &Path, seed: &seed::Seed) -> Result<()> {
         Ok(())
     })();
     if outcome.is_err() {
-        for suffix in ["", "-wal", "-shm"] {
-            let _ = std::fs::remove_file(data_dir.join(format!("{DATABASE_FILE}{suffix}")));
-        }
+        let _ = crate::data_dir::erase(data_dir);
     }
     outcome
 }

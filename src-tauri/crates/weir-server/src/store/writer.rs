@@ -98,6 +98,8 @@ pub async fn run(
             }
         }
     }
+    // The queue is closed: no connection may outlive the writer (see `Store::closing`).
+    checkpoints.finish().await;
 }
 
 /// Runs `work` here, or, when `heavy`, with this async thread's other tasks handed to
