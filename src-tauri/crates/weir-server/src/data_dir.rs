@@ -119,10 +119,9 @@ pub fn erase(data_dir: &Path) -> Result<()> {
     Ok(())
 }
 
-#[cfg(all(test, unix))]
+#[cfg(test)]
+#[cfg(unix)]
 mod tests {
-    #![allow(clippy::unwrap_used)]
-
     use std::os::unix::fs::PermissionsExt;
 
     use super::*;

@@ -223,8 +223,6 @@ async fn owner(store: &Store) -> Result<Owner> {
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used)]
-
     use super::*;
     use crate::DEMO_OWNER_EMAIL;
 
