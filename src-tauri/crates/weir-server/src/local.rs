@@ -276,7 +276,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let seed = crate::Seed::from_json(
             r#"{"realm": {"name": "R", "url": "http://r.localhost"},
-                "users": [{"email": "m@r.test", "full_name": "M", "role": "member"}],
+                "users": [{"email": "m@r.test", "full_name": "Morgan", "role": "member"}],
                 "streams": []}"#,
         )
         .unwrap();
