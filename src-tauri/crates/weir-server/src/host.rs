@@ -1,10 +1,10 @@
 //! Refuses requests whose `Host` is not this server, as Django's `ALLOWED_HOSTS` does.
 //!
 //! A web page the user visits can point its own domain name at 127.0.0.1 (DNS
-//! rebinding) and then read the answers of a local server through the browser; the
-//! only trace is the page's name in `Host`. Accepted: the loopback names and the bound
-//! address, on the bound port, and the names the operator allows (`--allowed-host`,
-//! for a server others reach by a name of its own).
+//! rebinding) and then read a local server's answers through the browser; the only
+//! trace is the page's name in `Host`. Accepted, on any port as in Django: the loopback
+//! names, the address the server listens on, and the names the operator allows
+//! (`--allowed-host`, for a server others reach by a name of its own).
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -19,9 +19,9 @@ use crate::error::ApiError;
 /// The `Host` values a server answers to.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AllowedHosts {
-    /// Whole `Host` values, lower case (`localhost:9991`).
+    /// Whole `Host` values, lower case (`proxy.test:443`).
     exact: Vec<String>,
-    /// Names accepted on any port (an allowed name without a port).
+    /// Names accepted on any port or none: loopback, the bound address, allowed names.
     names: Vec<String>,
     /// `*`: every host, for a server behind a proxy that checks names itself.
     any: bool,
@@ -31,20 +31,14 @@ impl AllowedHosts {
     /// For a server bound to `bound`, plus `configured` entries: `NAME` (any port),
     /// `NAME:PORT`, or `*`.
     pub fn new(bound: SocketAddr, configured: &[String]) -> Self {
-        let port = bound.port();
-        let mut hosts = vec!["127.0.0.1".to_owned(), "localhost".into(), "[::1]".into()];
+        let mut names = vec!["127.0.0.1".to_owned(), "localhost".into(), "[::1]".into()];
         if !bound.ip().is_unspecified() {
-            hosts.push(match bound {
+            names.push(match bound {
                 SocketAddr::V4(v4) => v4.ip().to_string(),
                 SocketAddr::V6(v6) => format!("[{}]", v6.ip()),
             });
         }
-        let mut exact: Vec<String> = hosts.iter().map(|host| format!("{host}:{port}")).collect();
-        if port == 80 {
-            // Clients leave the default port out.
-            exact.extend(hosts);
-        }
-        let mut names = Vec::new();
+        let mut exact = Vec::new();
         let mut any = false;
         for entry in configured {
             let entry = entry.trim().to_ascii_lowercase();
@@ -121,24 +115,26 @@ mod tests {
     }
 
     #[test]
-    fn loopback_names_on_the_bound_port_are_allowed() {
+    fn loopback_names_are_allowed_on_any_port() {
         let hosts = allowed("127.0.0.1:9991", &[]);
         for host in [
             "127.0.0.1:9991",
             "localhost:9991",
             "LOCALHOST:9991",
             "[::1]:9991",
+            "localhost",
+            "127.0.0.1:1",
         ] {
             assert!(hosts.allows(host), "{host}");
         }
         for host in [
             "evil.test:9991",
-            "127.0.0.1:9992",
-            "localhost",
-            "127.0.0.1",
             "",
             "localhost:9991.evil.test",
+            "localhost.evil.test",
+            "127.0.0.1.evil.test:9991",
             "evil.test",
+            "[::1",
         ] {
             assert!(!hosts.allows(host), "{host}");
         }
@@ -149,6 +145,7 @@ mod tests {
         let hosts = allowed("192.168.1.5:8080", &["weir.lan", "proxy.test:443"]);
         for host in [
             "192.168.1.5:8080",
+            "192.168.1.5",
             "weir.lan",
             "weir.lan:8080",
             "WEIR.LAN:1",
@@ -164,7 +161,6 @@ mod tests {
         ] {
             assert!(!hosts.allows(host), "{host}");
         }
-        assert!(allowed("[::1]:80", &[]).allows("[::1]"));
         assert!(allowed("0.0.0.0:80", &["*"]).allows("anything.test:1"));
         assert!(!allowed("0.0.0.0:80", &[]).allows("0.0.0.0:80"));
     }
