@@ -1,7 +1,8 @@
 //! The data dir and its files, kept private: the database holds every API key, so the
 //! directory is 0700 and its files 0600, on creation and again at every start (a dir
-//! made by an older version, or copied with default permissions, is tightened).
-//! Elsewhere than Unix, the per-user data dir's own access rules apply.
+//! made by an older version, or copied with default permissions, is tightened: group
+//! and other lose their bits, the owner's are never added, so a read-only data dir
+//! stays read-only). Elsewhere than Unix, the per-user data dir's own rules apply.
 
 use std::io;
 use std::path::{Path, PathBuf};
@@ -38,10 +39,13 @@ pub fn create_private_dir(dir: &Path) -> Result<()> {
     restrict(dir, 0o700)
 }
 
-/// Creates an empty file with mode 0600 unless it exists. SQLite gives its log and
-/// shared-memory files the database file's mode, so creating the database this way
-/// keeps all three private from the first byte.
+/// Creates an empty file with mode 0600 unless it exists (then it is tightened). SQLite
+/// gives its log and shared-memory files the database file's mode, so creating the
+/// database this way keeps all three private from the first byte.
 pub fn create_private_file(path: &Path) -> Result<()> {
+    if path.exists() {
+        return restrict(path, 0o600);
+    }
     let mut options = std::fs::OpenOptions::new();
     options.write(true).create(true).truncate(false);
     #[cfg(unix)]
@@ -59,18 +63,28 @@ pub fn write_private(path: &Path, text: &str) -> Result<()> {
     std::fs::write(path, text).map_err(|error| about(path, "cannot write", error))
 }
 
+/// Clears the permission bits outside `allowed` (0700 or 0600). A read-only file
+/// system cannot be changed, nor written: it is left as it is, with a warning.
 #[cfg(unix)]
-fn restrict(path: &Path, mode: u32) -> Result<()> {
+fn restrict(path: &Path, allowed: u32) -> Result<()> {
     use std::os::unix::fs::PermissionsExt;
     let current = std::fs::metadata(path)
         .map_err(|error| about(path, "cannot read the permissions of", error))?
         .permissions()
-        .mode();
-    if current & 0o777 == mode {
+        .mode()
+        & 0o7777;
+    let tightened = current & allowed;
+    if tightened == current {
         return Ok(());
     }
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))
-        .map_err(|error| about(path, "cannot make private", error))
+    match std::fs::set_permissions(path, std::fs::Permissions::from_mode(tightened)) {
+        Ok(()) => Ok(()),
+        Err(error) if error.kind() == io::ErrorKind::ReadOnlyFilesystem => {
+            tracing::warn!(path = %path.display(), "on a read-only file system: cannot make it private");
+            Ok(())
+        }
+        Err(error) => Err(about(path, "cannot make private", error)),
+    }
 }
 
 #[cfg(not(unix))]
@@ -151,6 +165,22 @@ mod tests {
             [mode(&old), mode(&database), mode(&zuliprc)],
             [0o700, 0o600, 0o600]
         );
+    }
+
+    #[test]
+    fn tightening_never_adds_the_owners_bits() {
+        let root = tempfile::tempdir().unwrap();
+        let dir = root.path().join("read-only");
+        std::fs::create_dir(&dir).unwrap();
+        let database = dir.join(DATABASE_FILE);
+        std::fs::write(&database, "x").unwrap();
+        std::fs::set_permissions(&database, std::fs::Permissions::from_mode(0o444)).unwrap();
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o555)).unwrap();
+        let outcome = make_private(&dir);
+        let modes = [mode(&dir), mode(&database)];
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700)).unwrap();
+        outcome.unwrap();
+        assert_eq!(modes, [0o500, 0o400]);
     }
 
     #[test]
