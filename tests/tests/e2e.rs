@@ -1,7 +1,8 @@
 //! End to end: the real `weir` app, driven through `tauri-driver` and WebKitWebDriver.
 //!
 //! This test prepares everything and hands the browser work to the pytest + selenium
-//! script in `tests/e2e/` (see `test_app.py` for the story it tells):
+//! script in `tests/e2e/` (see `test_app.py` for the story it tells, and
+//! `test_accessibility.py` for axe-core and the keyboard walk, which run first):
 //!
 //! * builds the app once (`cargo build -p weir --bin weir`; `WEIR_APP_BIN` wins when set,
 //!   with `WEIR_APP_KEYRING_SERVICE=weir` if it is a release build),

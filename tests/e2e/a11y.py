@@ -1,0 +1,200 @@
+"""Accessibility helpers for the end-to-end suite: axe-core and a keyboard-only walk.
+
+axe-core (the npm devDependency in `ui/`) is injected through WebDriver into the app's own
+WebKit window, so it judges exactly what a user gets: the real engine, fonts and themes.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.remote.webdriver import WebDriver
+
+AXE_JS = Path(__file__).resolve().parents[2] / "ui" / "node_modules" / "axe-core" / "axe.min.js"
+# Impacts that fail the suite; the others are counted and printed.
+BLOCKING = ("serious", "critical")
+# How many Tab presses one page's walk may take before it counts as a keyboard trap.
+MAX_TABS = 150
+
+# Run in the page: what is focused, and whether a keyboard user can see it.
+_PROBE_JS = """
+const w = window;
+if (!w.__weirA11y) {
+  let next = 0;
+  const key = (el) => (el.dataset.a11yKey ??= String(++next));
+  const shown = (el) => {
+    if (el.closest('[inert], [hidden], dialog:not([open])')) return false;
+    const style = getComputedStyle(el);
+    return el.getClientRects().length > 0 && style.visibility !== 'hidden';
+  };
+  const describe = (el) => {
+    const text = (el.getAttribute('aria-label') || el.textContent || el.value || '').trim();
+    return `${el.tagName.toLowerCase()}${el.dataset.testid ? `[${el.dataset.testid}]` : ''} ` +
+      JSON.stringify(text.replace(/\\s+/g, ' ').slice(0, 40));
+  };
+  const indicator = (el) => {
+    const style = getComputedStyle(el);
+    const outline = style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 1 &&
+      !/rgba\\(.*, 0\\)$|transparent/.test(style.outlineColor);
+    return outline || (style.boxShadow && style.boxShadow !== 'none');
+  };
+  const inViewport = (el) => {
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && r.height > 0 && r.right > 0 && r.bottom > 0 &&
+      r.left < innerWidth && r.top < innerHeight;
+  };
+  w.__weirA11y = {
+    active() {
+      const el = document.activeElement;
+      if (!el || el === document.body || el === document.documentElement) return null;
+      return {
+        key: key(el),
+        what: describe(el),
+        testid: el.dataset.testid || null,
+        focusVisible: el.matches(':focus-visible'),
+        indicator: indicator(el),
+        inViewport: inViewport(el),
+        inDialog: el.closest('dialog[open]') !== null,
+      };
+    },
+    operable() {
+      const modal = document.querySelector('dialog[open]');
+      const scope = modal ?? document;
+      const selector = 'a[href], button, input, select, textarea, summary, [tabindex]';
+      return [...scope.querySelectorAll(selector)]
+        .filter((el) => !el.disabled && el.tabIndex >= 0 && shown(el))
+        .map((el) => ({ key: key(el), what: describe(el) }));
+    },
+  };
+}
+return w.__weirA11y[arguments[0]]();
+"""
+
+
+@dataclass
+class AxeTally:
+    """Minor and moderate findings over all runs (serious and critical ones fail at once)."""
+
+    runs: int = 0
+    minor: Counter = field(default_factory=Counter)
+    # Serious and critical findings not yet reported (see `assert_clean`).
+    blocking: list[str] = field(default_factory=list)
+
+    def assert_clean(self) -> None:
+        """Fail with every serious or critical violation found since the last call."""
+        found, self.blocking = self.blocking, []
+        assert not found, "axe-core: serious/critical violations:\n" + "\n".join(found)
+
+    def summary(self) -> str:
+        counts = Counter()
+        for (impact, _rule), nodes in self.minor.items():
+            counts[impact] += nodes
+        rules = ", ".join(f"{rule} ({impact}) x{n}" for (impact, rule), n in self.minor.items())
+        return (
+            f"axe: {self.runs} runs, 0 serious/critical, {counts['moderate']} moderate and "
+            f"{counts['minor']} minor node(s){': ' + rules if rules else ''}"
+        )
+
+
+def axe_check(driver: WebDriver, tally: AxeTally, state: str) -> None:
+    """Run axe-core once on the whole document; serious or critical violations are kept in
+    the tally, so one failing step lists all of its states' problems at once."""
+    if not driver.execute_script("return typeof window.axe === 'object'"):
+        driver.execute_script(AXE_JS.read_text(encoding="utf-8"))
+    result = driver.execute_async_script(
+        """
+        const done = arguments[arguments.length - 1];
+        window.axe
+          .run(document, { resultTypes: ['violations'] })
+          .then((r) => done(r.violations.map((v) => ({
+            id: v.id, impact: v.impact, help: v.help,
+            nodes: v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary}`),
+          }))))
+          .catch((e) => done({ error: String(e) }));
+        """
+    )
+    assert not isinstance(result, dict), f"axe-core failed to run ({state}): {result}"
+    tally.runs += 1
+    blocking = [v for v in result if v["impact"] in BLOCKING]
+    for violation in result:
+        if violation["impact"] not in BLOCKING:
+            tally.minor[(violation["impact"], violation["id"])] += len(violation["nodes"])
+    tally.blocking.extend(
+        f"- {state}: {v['id']} ({v['impact']}): {v['help']}: {len(v['nodes'])} node(s)\n    "
+        + "\n    ".join(v["nodes"][:8])
+        for v in blocking
+    )
+    others = len(result) - len(blocking)
+    print(f"axe ({state}): {len(blocking)} serious/critical, {others} other rule(s)")
+
+
+def set_theme(driver: WebDriver, theme: str | None) -> None:
+    """Pin the light or dark theme (`<html data-theme>`, honoured by app.css), or unpin."""
+    driver.execute_script(
+        "const root = document.documentElement;"
+        "if (arguments[0]) root.dataset.theme = arguments[0]; else delete root.dataset.theme;",
+        theme,
+    )
+
+
+def probe(driver: WebDriver, what: str):
+    return driver.execute_script(_PROBE_JS, what)
+
+
+def press(driver: WebDriver, *keys: str) -> None:
+    ActionChains(driver).send_keys(*keys).perform()
+
+
+def shift_tab(driver: WebDriver) -> None:
+    ActionChains(driver).key_down(Keys.SHIFT).send_keys(Keys.TAB).key_up(Keys.SHIFT).perform()
+
+
+def ctrl(driver: WebDriver, key: str) -> None:
+    ActionChains(driver).key_down(Keys.CONTROL).send_keys(key).key_up(Keys.CONTROL).perform()
+
+
+def check_focus_shown(focused: dict, where: str) -> None:
+    assert focused["focusVisible"], f"{where}: {focused['what']} has focus but not :focus-visible"
+    assert focused["indicator"], f"{where}: {focused['what']} has focus but no visible indicator"
+    assert focused["inViewport"], f"{where}: {focused['what']} has focus but is off screen"
+
+
+def tab_cycle(driver: WebDriver, where: str) -> list[dict]:
+    """Tab from the current focus until focus comes back to where it started: every stop is
+    checked for a visible focus indicator, and the cycle must close (no keyboard trap)."""
+    press(driver, Keys.TAB)
+    first = probe(driver, "active")
+    assert first is not None, f"{where}: Tab focused nothing"
+    stops, lost = [first], 0
+    for _ in range(MAX_TABS):
+        check_focus_shown(stops[-1], where)
+        press(driver, Keys.TAB)
+        focused = probe(driver, "active")
+        if focused is None:
+            # Leaving the last element may pass through the document itself once.
+            lost += 1
+            assert lost <= 2, f"{where}: focus left the page after {stops[-1]['what']}"
+            continue
+        lost = 0
+        if focused["key"] == first["key"]:
+            return stops
+        stops.append(focused)
+    raise AssertionError(
+        f"{where}: Tab did not come back to {first['what']} within {MAX_TABS} presses "
+        f"(keyboard trap?); last stops: {[s['what'] for s in stops[-5:]]}"
+    )
+
+
+def tab_to(driver: WebDriver, testid: str, where: str) -> dict:
+    """Press Tab until the element with this test id has focus."""
+    for _ in range(MAX_TABS):
+        press(driver, Keys.TAB)
+        focused = probe(driver, "active")
+        if focused is not None and focused["testid"] == testid:
+            check_focus_shown(focused, where)
+            return focused
+    raise AssertionError(f"{where}: Tab never reached [data-testid={testid}]")
