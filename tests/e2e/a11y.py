@@ -56,9 +56,13 @@ if (!w.__weirA11y) {
         what: describe(el),
         testid: el.dataset.testid || null,
         focusVisible: el.matches(':focus-visible'),
-        indicator: indicator(el),
+        // A code editor draws its ring on the editor box around the editable text.
+        indicator: indicator(el) || indicator(el.closest('.cm-editor') ?? el),
         inViewport: inViewport(el),
         inDialog: el.closest('dialog[open]') !== null,
+        // A code editor keeps Tab for indenting; Escape then Tab leaves it (CodeMirror's
+        // documented way out), which is what a keyboard user does.
+        codeEditor: el.matches('.cm-content'),
       };
     },
     operable() {
@@ -145,6 +149,20 @@ def probe(driver: WebDriver, what: str):
     return driver.execute_script(_PROBE_JS, what)
 
 
+def focused_now(driver: WebDriver):
+    """The focused element; if it is not on screen or ringed yet, again after two frames
+    (WebKit scrolls a newly focused element into view after the key event, and a code
+    editor marks itself focused on its next update)."""
+    focused = probe(driver, "active")
+    if focused is not None and not (focused["inViewport"] and focused["indicator"]):
+        driver.execute_async_script(
+            "const done = arguments[arguments.length - 1];"
+            "requestAnimationFrame(() => requestAnimationFrame(() => done(true)));"
+        )
+        focused = probe(driver, "active")
+    return focused
+
+
 def press(driver: WebDriver, *keys: str) -> None:
     ActionChains(driver).send_keys(*keys).perform()
 
@@ -167,13 +185,15 @@ def tab_cycle(driver: WebDriver, where: str) -> list[dict]:
     """Tab from the current focus until focus comes back to where it started: every stop is
     checked for a visible focus indicator, and the cycle must close (no keyboard trap)."""
     press(driver, Keys.TAB)
-    first = probe(driver, "active")
+    first = focused_now(driver)
     assert first is not None, f"{where}: Tab focused nothing"
     stops, lost = [first], 0
     for _ in range(MAX_TABS):
         check_focus_shown(stops[-1], where)
+        if stops[-1]["codeEditor"]:
+            press(driver, Keys.ESCAPE)
         press(driver, Keys.TAB)
-        focused = probe(driver, "active")
+        focused = focused_now(driver)
         if focused is None:
             # Leaving the last element may pass through the document itself once.
             lost += 1
@@ -191,9 +211,12 @@ def tab_cycle(driver: WebDriver, where: str) -> list[dict]:
 
 def tab_to(driver: WebDriver, testid: str, where: str) -> dict:
     """Press Tab until the element with this test id has focus."""
+    focused = probe(driver, "active")
     for _ in range(MAX_TABS):
+        if focused is not None and focused["codeEditor"]:
+            press(driver, Keys.ESCAPE)
         press(driver, Keys.TAB)
-        focused = probe(driver, "active")
+        focused = focused_now(driver)
         if focused is not None and focused["testid"] == testid:
             check_focus_shown(focused, where)
             return focused
