@@ -47,7 +47,7 @@ def page_of(ui: Ui) -> str:
 def loaded(ui: Ui, page: str) -> None:
     """Wait for the page's data, so axe and the walk see the real content."""
     if page == "memberships":
-        ui.wait(lambda d: ui.all("stream-row"), "the streams")
+        ui.wait(lambda d: ui.all("stream-header"), "the grid's streams")
     elif page == "bots":
         ui.wait(lambda d: ui.all("bots-empty") or ui.bot_rows(), "the bots")
     elif page == "local-server":
