@@ -115,13 +115,21 @@ fn unsafe_html(html: &str) -> Option<String> {
         return Some("a javascript: URL".into());
     }
     if lower.contains(" onerror=") || lower.contains(" onload=") {
-        // Only inside a tag would it be an attribute; text has it escaped as `&lt;img ...`.
+        // Only inside a tag, outside a quoted value, would it be an attribute: text has
+        // it escaped as `&lt;img ...`, and `href="img onerror=x"` is just a value.
         let mut in_tag = false;
+        let mut quote: Option<char> = None;
         for (index, c) in lower.char_indices() {
             match c {
-                '<' => in_tag = true,
-                '>' => in_tag = false,
+                '"' | '\'' if in_tag => match quote {
+                    None => quote = Some(c),
+                    Some(open) if open == c => quote = None,
+                    Some(_) => {}
+                },
+                '<' if quote.is_none() => in_tag = true,
+                '>' if quote.is_none() => in_tag = false,
                 ' ' if in_tag
+                    && quote.is_none()
                     && (lower[index..].starts_with(" onerror=")
                         || lower[index..].starts_with(" onload=")) =>
                 {
@@ -191,4 +199,6 @@ fn the_checker_sees_what_it_is_for() {
     assert!(unsafe_html("<p>&lt;script&gt;</p>").is_none());
     assert!(unsafe_html("<img src=x onerror=alert(1)>").is_some());
     assert!(unsafe_html("<p>&lt;img src=x onerror=alert(1)&gt;</p>").is_none());
+    assert!(unsafe_html("<a href=\"img src=x onerror=alert(1)\">x</a>").is_none());
+    assert!(unsafe_html("<a href=\"x\" onerror=alert(1)>x</a>").is_some());
 }
