@@ -9,13 +9,13 @@ use weir_core::{Code, CoreError};
 pub enum AppError {
     #[error(transparent)]
     Core(#[from] CoreError),
-    #[error("the embedded server failed: {0}")]
+    #[error("the local server failed: {0}")]
     Server(#[from] weir_server::Error),
     #[error("{0}")]
     InvalidInput(String),
     #[error("no account is selected: add one or start the demo")]
     NoActiveAccount,
-    #[error("the embedded server is not running")]
+    #[error("the local server is not running")]
     ServerUnavailable,
     #[error("{0}")]
     Internal(String),

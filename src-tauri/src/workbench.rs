@@ -1,4 +1,4 @@
-//! The webhook workbench's glue between the core and the embedded server's pure webhook
+//! The webhook workbench's glue between the core and the local server's pure webhook
 //! step: registry summaries, real sends mapped for the UI, and dry runs rendered by the
 //! same code as the server's endpoint (`weir_server::dry_run`).
 

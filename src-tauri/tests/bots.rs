@@ -1,4 +1,4 @@
-//! The Bots & webhooks commands through Tauri's mock runtime, against the embedded demo
+//! The Bots & webhooks commands through Tauri's mock runtime, against the local demo
 //! server: keys go to the (in-memory) keyring only, URLs work, sends are read back, and a
 //! dry run renders exactly what the real send stores.
 // The helpers here unwrap as the tests do, but clippy's allow-unwrap-in-tests and

@@ -1,5 +1,5 @@
 //! Command wiring through Tauri's mock runtime: real commands, real state (an in-memory
-//! secret store instead of the OS keyring), the embedded server on loopback.
+//! secret store instead of the OS keyring), the local server on loopback.
 // The helpers here unwrap as the tests do, but clippy's allow-unwrap-in-tests and
 // allow-expect-in-tests (clippy.toml) reach only the #[test] functions of an integration
 // test, not its helpers (rust-clippy#11119).

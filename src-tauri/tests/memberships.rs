@@ -1,4 +1,4 @@
-//! The memberships commands through Tauri's mock runtime, against the embedded demo
+//! The memberships commands through Tauri's mock runtime, against the local demo
 //! server: load, plan, apply with progress on a channel, history, undo, CSV.
 // The helpers unwrap as the tests do (see `support`).
 #![allow(clippy::unwrap_used)]

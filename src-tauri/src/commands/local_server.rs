@@ -16,7 +16,7 @@ pub async fn reset_demo_data(state: State<'_, WeirState>) -> AppResult<LocalServ
     Ok(state.local.status().await)
 }
 
-/// Starts the embedded server on demand (and brings the demo account back if it was
+/// Starts the local server on demand (and brings the demo account back if it was
 /// removed), without changing the active account.
 #[tauri::command]
 pub async fn start_local_server(state: State<'_, WeirState>) -> AppResult<LocalServerStatus> {

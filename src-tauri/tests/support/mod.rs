@@ -1,5 +1,5 @@
 //! The mock-runtime harness shared by the command suites: real commands and state (an
-//! in-memory secret store instead of the OS keyring), the embedded server on loopback.
+//! in-memory secret store instead of the OS keyring), the local server on loopback.
 // The helpers unwrap as the tests do, but clippy's allow-unwrap-in-tests (clippy.toml)
 // reaches only #[test] functions of an integration test, not its helpers
 // (rust-clippy#11119).

@@ -1,4 +1,4 @@
-//! Wire types of the Zulip REST API, shared by Weir's embedded server and its client so
+//! Wire types of the Zulip REST API, shared by Weir's local server and its client so
 //! that both sides agree on one spelling of every field.
 //!
 //! Only serde lives here: no HTTP, no storage.

@@ -7,7 +7,7 @@ export function newestFirst(requests: readonly RequestLogEntry[]): RequestLogEnt
   return [...requests].sort((a, b) => b.at - a.at || b.id - a.id);
 }
 
-/** The embedded server's status and request log, polled while its page is visible. */
+/** The local server's status and request log, polled while its page is visible. */
 class LocalServerState {
   status = $state<LocalServerStatus | null>(null);
   error = $state<IpcError | null>(null);

@@ -183,7 +183,7 @@ impl Accounts {
 
     /// Removes an account: its keyring entry first (if the keyring cannot be reached,
     /// nothing is removed), then its row and cached client. A demo account has no keyring
-    /// entry (its key lives in the embedded server). When the active account goes, the
+    /// entry (its key lives in the local server). When the active account goes, the
     /// oldest remaining one becomes active.
     pub async fn remove(&self, id: i64) -> Result<(), CoreError> {
         let account = self.get(id)?;
@@ -203,7 +203,7 @@ impl Accounts {
         Ok(())
     }
 
-    /// The account on Weir's embedded demo server, added (without a key: the server holds
+    /// The account on Weir's local demo server, added (without a key: the server holds
     /// it) when there is none.
     pub fn ensure_demo(&self, site: &str, email: &str, label: &str) -> Result<Account, CoreError> {
         if let Some(demo) = self.list()?.into_iter().find(|account| account.is_demo) {

@@ -55,7 +55,7 @@ pub struct Account {
     pub site: String,
     pub email: String,
     pub label: String,
-    /// An account on Weir's embedded demo server.
+    /// An account on Weir's local demo server.
     pub is_demo: bool,
     /// TLS verification is off for this account (from `insecure = true`).
     pub insecure: bool,

@@ -69,7 +69,7 @@ pub struct BotManager<'a> {
 }
 
 impl Accounts {
-    /// The bots of `account`, reached through `client` (the embedded server's for the
+    /// The bots of `account`, reached through `client` (the local server's for the
     /// demo account, whose site changes at every start).
     pub fn bots(&self, account: Account, client: ZulipClient) -> BotManager<'_> {
         BotManager {
