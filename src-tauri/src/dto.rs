@@ -37,6 +37,14 @@ pub struct RequestLogEntry {
     pub at: i64,
 }
 
+#[derive(Debug, Clone, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct RequestLogSinceRequest {
+    /// The newest request id the page has.
+    #[ts(type = "number")]
+    pub since_id: u64,
+}
+
 #[derive(Debug, Clone, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct LocalServerStatus {
@@ -117,6 +125,7 @@ pub fn typescript_bindings() -> Vec<(String, String)> {
         one::<AccountSummary>(&config),
         one::<RequestLogEntry>(&config),
         one::<LocalServerStatus>(&config),
+        one::<RequestLogSinceRequest>(&config),
         one::<KeyringStatus>(&config),
         one::<AppStatus>(&config),
         one::<AddAccountRequest>(&config),

@@ -124,6 +124,16 @@ impl LocalServer {
     }
 
     pub async fn status(&self) -> LocalServerStatus {
+        self.status_since(None).await
+    }
+
+    /// The status with only the requests logged after `since` (all of them for `None`),
+    /// so that a page following the log receives each entry once.
+    pub async fn status_since(&self, since: Option<u64>) -> LocalServerStatus {
+        let entries = match since {
+            Some(id) => self.log.newer_than(id),
+            None => self.log.newest_first(),
+        };
         let running = self.running.lock().await;
         LocalServerStatus {
             running: running.is_some(),
@@ -132,9 +142,7 @@ impl LocalServer {
                 .map(|running| running.server.url().to_owned()),
             data_dir: self.data_dir.display().to_string(),
             started_at: running.as_ref().map(|running| running.started_at),
-            requests: self
-                .log
-                .newest_first()
+            requests: entries
                 .into_iter()
                 .map(|entry| RequestLogEntry {
                     id: entry.id,

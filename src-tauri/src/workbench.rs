@@ -2,9 +2,13 @@
 //! step: registry summaries, real sends mapped for the UI, and dry runs rendered by the
 //! same code as the server's endpoint (`weir_server::dry_run`).
 
+use std::collections::BTreeMap;
 use weir_core::bots::{BotManager, ResultDestination, WebhookRequest, WebhookResult};
 use weir_core::webhook_url::{self, WebhookUrlSpec};
-use weir_integrations::{EventSource, HeaderMap, registry};
+
+use weir_integrations::{
+    EventFilter, EventSource, HeaderMap, Integration, Method, Rejection, Request, process, registry,
+};
 use weir_integrations::{HeaderName, HeaderValue};
 use weir_server::dry_run::{DryRunMessage, DryRunRequest, dry_run};
 
@@ -30,6 +34,7 @@ pub fn integrations() -> Vec<IntegrationSummary> {
                 EventSource::Header(name) => Some(name.to_owned()),
                 EventSource::None | EventSource::BodyField(_) => None,
             },
+            needs_header_fixture: needs_header_fixture(integration),
             url_options: integration
                 .config_options
                 .iter()
@@ -57,6 +62,32 @@ pub fn integrations() -> Vec<IntegrationSummary> {
                 .collect(),
         })
         .collect()
+}
+
+/// The first fixture the integration refuses without its event header (a Bitbucket push
+/// is known by its payload; a pull request needs the header).
+fn needs_header_fixture(integration: &Integration) -> Option<String> {
+    let EventSource::Header(header) = integration.event_source else {
+        return None;
+    };
+    integration
+        .fixtures
+        .iter()
+        .find(|fixture| {
+            let request = Request {
+                method: &Method::POST,
+                headers: &HeaderMap::new(),
+                body: fixture.body.as_bytes(),
+                options: &BTreeMap::new(),
+                filter: &EventFilter::default(),
+                topic: None,
+            };
+            matches!(
+                process(integration, &request),
+                Err(Rejection::MissingEventHeader { header: missing }) if missing == header
+            )
+        })
+        .map(|fixture| fixture.name.to_owned())
 }
 
 pub fn core_request(request: WebhookSendRequest) -> WebhookRequest {

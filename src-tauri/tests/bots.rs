@@ -149,6 +149,8 @@ fn a_missing_event_header_is_a_400_and_a_notice_to_the_owner() {
         .find(|i| i["name"] == "bitbucket2")
         .unwrap();
     assert_eq!(bitbucket["eventHeader"], "X-Event-Key");
+    // A push is known by its payload; the first pull request needs the header.
+    assert_eq!(bitbucket["needsHeaderFixture"], "pullrequest_created");
     assert!(
         bitbucket["eventTypes"]
             .as_array()

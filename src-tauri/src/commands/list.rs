@@ -39,6 +39,7 @@ macro_rules! weir_commands {
             webhooks::send_webhook,
             webhooks::dry_run_webhook,
             local_server::local_server_status,
+            local_server::local_server_updates,
             local_server::reset_demo_data,
             local_server::start_local_server,
             system::open_external,

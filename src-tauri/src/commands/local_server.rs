@@ -1,12 +1,22 @@
 use tauri::State;
 
-use crate::dto::LocalServerStatus;
+use crate::dto::{LocalServerStatus, RequestLogSinceRequest};
 use crate::error::AppResult;
 use crate::state::WeirState;
 
 #[tauri::command]
 pub async fn local_server_status(state: State<'_, WeirState>) -> AppResult<LocalServerStatus> {
     Ok(state.local.status().await)
+}
+
+/// The status with only the requests logged after `sinceId`: the Local server page
+/// follows the log with this instead of fetching all of it every second.
+#[tauri::command]
+pub async fn local_server_updates(
+    state: State<'_, WeirState>,
+    request: RequestLogSinceRequest,
+) -> AppResult<LocalServerStatus> {
+    Ok(state.local.status_since(Some(request.since_id)).await)
 }
 
 /// Replaces the demo organization with a fresh one (the UI asks for confirmation).

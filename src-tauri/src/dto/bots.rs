@@ -129,6 +129,8 @@ pub struct IntegrationSummary {
     pub event_types: Vec<String>,
     /// The header that carries the event type, if any.
     pub event_header: Option<String>,
+    /// A fixture that cannot do without that header (the "missing header" case).
+    pub needs_header_fixture: Option<String>,
     pub url_options: Vec<UrlOptionSummary>,
     pub fixtures: Vec<FixtureSummary>,
 }

@@ -376,6 +376,14 @@ export function createDevBackend(params: URLSearchParams): Backend {
       }
       return status();
     },
+    local_server_updates: ({ request }) => {
+      if (!stopped && Math.random() < 0.5) {
+        const [method, path] = ROUTES[Math.floor(Math.random() * ROUTES.length)] ?? ['GET', '/'];
+        log(method, path);
+      }
+      const all = status();
+      return { ...all, requests: all.requests.filter((entry) => entry.id > request.sinceId) };
+    },
     start_local_server: async () => {
       await delay(null, 400);
       stopped = false;

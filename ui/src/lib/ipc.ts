@@ -30,6 +30,7 @@ import type { IpcError } from './bindings/IpcError';
 import type { LocalServerStatus } from './bindings/LocalServerStatus';
 import type { OrganizationOverview } from './bindings/OrganizationOverview';
 import type { PathRequest } from './bindings/PathRequest';
+import type { RequestLogSinceRequest } from './bindings/RequestLogSinceRequest';
 import type { PreviewUrlRequest } from './bindings/PreviewUrlRequest';
 import type { RememberedIdRequest } from './bindings/RememberedIdRequest';
 import type { RememberedWebhookUrl } from './bindings/RememberedWebhookUrl';
@@ -73,6 +74,7 @@ export interface Commands {
   send_webhook: Command<{ request: WebhookSendRequest }, WebhookSendResult>;
   dry_run_webhook: Command<{ request: WebhookSendRequest }, DryRunResult>;
   local_server_status: Command<undefined, LocalServerStatus>;
+  local_server_updates: Command<{ request: RequestLogSinceRequest }, LocalServerStatus>;
   reset_demo_data: Command<undefined, LocalServerStatus>;
   start_local_server: Command<undefined, LocalServerStatus>;
   open_external: Command<{ url: string }, null>;
@@ -195,6 +197,8 @@ export const ipc = {
   sendWebhook: (request: WebhookSendRequest) => call('send_webhook', { request }),
   dryRunWebhook: (request: WebhookSendRequest) => call('dry_run_webhook', { request }),
   localServerStatus: () => call('local_server_status'),
+  localServerUpdates: (request: RequestLogSinceRequest) =>
+    call('local_server_updates', { request }),
   resetDemoData: () => call('reset_demo_data'),
   startLocalServer: () => call('start_local_server'),
   openExternal: (url: string) => call('open_external', { url }),

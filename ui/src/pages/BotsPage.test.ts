@@ -19,6 +19,7 @@ const integrations: IntegrationSummary[] = [
     displayName: 'Hello World',
     eventTypes: [],
     eventHeader: null,
+    needsHeaderFixture: null,
     urlOptions: [],
     fixtures: [{ name: 'hello', body: HELLO, headers: [] }],
   },
@@ -27,6 +28,7 @@ const integrations: IntegrationSummary[] = [
     displayName: 'Bitbucket',
     eventTypes: ['push', 'pull_request_created'],
     eventHeader: 'X-Event-Key',
+    needsHeaderFixture: 'fork',
     urlOptions: [{ key: 'branches', label: 'branches' }],
     fixtures: [
       { name: 'push', body: '{"push": {}}', headers: [['X-Event-Key', 'repo:push']] },
@@ -256,7 +258,7 @@ describe('BotsPage: webhook workbench', () => {
     });
     const statuses = screen.getAllByTestId('fixture-status').map((cell) => cell.textContent);
     expect(statuses).toEqual(['200', '200', '400']);
-    expect(screen.getByTestId('fixture-results')).toHaveTextContent('push without X-Event-Key');
+    expect(screen.getByTestId('fixture-results')).toHaveTextContent('fork without X-Event-Key');
     expect(backend.calls.filter(([name]) => name === 'send_webhook')).toHaveLength(3);
     expect(screen.getByTestId('webhook-history')).toHaveTextContent('push');
   });

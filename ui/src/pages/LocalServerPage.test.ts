@@ -50,33 +50,33 @@ describe('LocalServerPage', () => {
     expect(paths()).toEqual(['/api/v1/bots', '/api/v1/streams', '/api/v1/users']);
   });
 
-  it('polls the status every second while shown, and stops when left', async () => {
-    let calls = 0;
+  it('loads the log once, then follows only its new entries every second', async () => {
+    let next = 2;
     const backend = useFakeBackend({
       app_status: () => appStatus(),
-      local_server_status: () => {
-        calls++;
-        return localServerStatus({
-          requests: Array.from({ length: calls }, (_, i) => request(i + 1, T + i * 10)),
-        });
+      local_server_status: () =>
+        localServerStatus({ requests: [request(2, T + 10), request(1, T)] }),
+      local_server_updates: ({ request: { sinceId } }) => {
+        next++;
+        expect(sinceId).toBe(next - 1);
+        return localServerStatus({ requests: [request(next, T + next * 10)] });
       },
     });
     await app.load();
     const { unmount } = render(LocalServerPage);
     await vi.advanceTimersByTimeAsync(0);
-    expect(calls).toBe(1);
+    expect(screen.getAllByTestId('request-row')).toHaveLength(2);
 
     await vi.advanceTimersByTimeAsync(1000);
-    expect(calls).toBe(2);
     await vi.advanceTimersByTimeAsync(1000);
-    expect(calls).toBe(3);
-    // The newest request (id 3, path /api/v1/r3) is on top.
-    expect(paths()[0]).toBe('/api/v1/r3');
-    expect(screen.getAllByTestId('request-row')).toHaveLength(3);
+    // The newest request (id 4, path /api/v1/r4) is on top; none is repeated.
+    expect(paths()[0]).toBe('/api/v1/r4');
+    expect(screen.getAllByTestId('request-row')).toHaveLength(4);
+    expect(commandNames(backend).filter((n) => n === 'local_server_status')).toHaveLength(1);
 
     unmount();
     await vi.advanceTimersByTimeAsync(5000);
-    expect(commandNames(backend).filter((n) => n === 'local_server_status')).toHaveLength(3);
+    expect(commandNames(backend).filter((n) => n === 'local_server_updates')).toHaveLength(2);
   });
 
   it('resets demo data only after the confirm step', async () => {

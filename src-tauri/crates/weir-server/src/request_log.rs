@@ -54,6 +54,19 @@ impl RequestLog {
         inner.entries.iter().rev().cloned().collect()
     }
 
+    /// The entries recorded after the one with id `id`, newest first: what a viewer that
+    /// has everything up to `id` still lacks. Ids keep growing across [`Self::clear`].
+    pub fn newer_than(&self, id: u64) -> Vec<RequestLogEntry> {
+        let inner = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        inner
+            .entries
+            .iter()
+            .rev()
+            .take_while(|entry| entry.id > id)
+            .cloned()
+            .collect()
+    }
+
     pub fn clear(&self) {
         self.0
             .lock()
@@ -108,5 +121,23 @@ mod tests {
         assert_eq!(entries.len(), CAPACITY);
         assert_eq!(entries[0].path, format!("/{}", CAPACITY + 2));
         assert_eq!(entries[0].id, (CAPACITY + 3) as u64);
+    }
+
+    #[test]
+    fn newer_than_gives_only_what_a_follower_lacks() {
+        let log = RequestLog::new();
+        for index in 0..5 {
+            log.push(entry(&format!("/{index}")));
+        }
+        let ids = |entries: Vec<RequestLogEntry>| entries.iter().map(|e| e.id).collect::<Vec<_>>();
+        assert_eq!(ids(log.newer_than(3)), vec![5, 4]);
+        assert!(log.newer_than(5).is_empty());
+        log.clear();
+        log.push(entry("/after"));
+        assert_eq!(
+            ids(log.newer_than(5)),
+            vec![6],
+            "ids keep growing after a clear"
+        );
     }
 }

@@ -13,4 +13,8 @@ eventTypes: Array<string>,
 /**
  * The header that carries the event type, if any.
  */
-eventHeader: string | null, urlOptions: Array<UrlOptionSummary>, fixtures: Array<FixtureSummary>, };
+eventHeader: string | null, 
+/**
+ * A fixture that cannot do without that header (the "missing header" case).
+ */
+needsHeaderFixture: string | null, urlOptions: Array<UrlOptionSummary>, fixtures: Array<FixtureSummary>, };

@@ -7,7 +7,13 @@ export function newestFirst(requests: readonly RequestLogEntry[]): RequestLogEnt
   return [...requests].sort((a, b) => b.at - a.at || b.id - a.id);
 }
 
-/** The local server's status and request log, polled while its page is visible. */
+/** As many requests as the server's log keeps. */
+const MAX_REQUESTS = 500;
+
+/**
+ * The local server's status and request log while its page is visible: the whole log
+ * once, then every second only the entries newer than the newest one shown.
+ */
 class LocalServerState {
   status = $state<LocalServerStatus | null>(null);
   error = $state<IpcError | null>(null);
@@ -21,9 +27,25 @@ class LocalServerState {
     else this.#clearTimer();
   };
 
+  /** The whole status, request log included. */
   async refresh(): Promise<void> {
     try {
       this.status = await ipc.localServerStatus();
+      this.error = null;
+    } catch (error) {
+      this.error = toIpcError(error);
+    }
+  }
+
+  /** Only what is new since the last answer: the log's newer entries are prepended. */
+  async #follow(current: LocalServerStatus): Promise<void> {
+    const sinceId = current.requests.reduce((max, entry) => Math.max(max, entry.id), 0);
+    try {
+      const update = await ipc.localServerUpdates({ sinceId });
+      this.status = {
+        ...update,
+        requests: [...update.requests, ...current.requests].slice(0, MAX_REQUESTS),
+      };
       this.error = null;
     } catch (error) {
       this.error = toIpcError(error);
@@ -66,7 +88,8 @@ class LocalServerState {
     this.#clearTimer();
     this.#inFlight = true;
     try {
-      await this.refresh();
+      const current = this.status;
+      await (current === null ? this.refresh() : this.#follow(current));
     } finally {
       this.#inFlight = false;
     }
