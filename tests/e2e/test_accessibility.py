@@ -109,7 +109,14 @@ class TestAccessibility:
             where = f"keyboard walk, {page}"
             stops = tab_cycle(driver, where)
             reached = {stop["key"] for stop in stops}
-            missed = [el["what"] for el in probe(driver, "operable") if el["key"] not in reached]
+            # The grid is virtualized: a row scrolled away and back is a new element with
+            # the same label, so an element also counts as reached by its description.
+            reached_what = {stop["what"] for stop in stops}
+            missed = [
+                el["what"]
+                for el in probe(driver, "operable")
+                if el["key"] not in reached and el["what"] not in reached_what
+            ]
             assert not missed, f"{where}: not reachable with Tab: {missed}"
             # Shift+Tab goes back the way Tab came.
             shift_tab(driver)
