@@ -6,55 +6,10 @@
 // test, not its helpers (rust-clippy#11119).
 #![allow(clippy::unwrap_used)]
 
-use std::sync::Arc;
+mod support;
 
 use serde_json::{Value, json};
-use tauri::Manager;
-use tauri::ipc::{CallbackFn, InvokeBody};
-use tauri::test::{INVOKE_KEY, MockRuntime, get_ipc_response, mock_builder};
-use tauri::webview::InvokeRequest;
-use weir_app::WeirState;
-use weir_core::MemoryStore;
-
-struct Harness {
-    _dir: tempfile::TempDir,
-    _app: tauri::App<MockRuntime>,
-    webview: tauri::WebviewWindow<MockRuntime>,
-    secrets: Arc<MemoryStore>,
-}
-
-fn harness() -> Harness {
-    let dir = tempfile::tempdir().unwrap();
-    let secrets = Arc::new(MemoryStore::new());
-    let state = WeirState::open(dir.path(), secrets.clone()).unwrap();
-    tauri::async_runtime::block_on(state.start()).unwrap();
-    let app = weir_app::build_app(mock_builder())
-        .build(tauri::generate_context!())
-        .unwrap();
-    app.manage(state);
-    let webview = tauri::WebviewWindowBuilder::new(&app, "main", Default::default())
-        .build()
-        .unwrap();
-    Harness {
-        _dir: dir,
-        _app: app,
-        webview,
-        secrets,
-    }
-}
-
-fn invoke(h: &Harness, cmd: &str, args: Value) -> Result<Value, Value> {
-    let request = InvokeRequest {
-        cmd: cmd.into(),
-        callback: CallbackFn(0),
-        error: CallbackFn(1),
-        url: "tauri://localhost".parse().unwrap(),
-        body: InvokeBody::Json(args),
-        headers: Default::default(),
-        invoke_key: INVOKE_KEY.to_string(),
-    };
-    get_ipc_response(&h.webview, request).map(|body| body.deserialize::<Value>().unwrap())
-}
+use support::{Harness, harness, invoke};
 
 fn ok(h: &Harness, cmd: &str, args: Value) -> Value {
     invoke(h, cmd, args).unwrap_or_else(|error| panic!("{cmd}: {error}"))

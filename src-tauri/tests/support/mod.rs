@@ -19,6 +19,9 @@ pub struct Harness {
     dir: tempfile::TempDir,
     _app: tauri::App<MockRuntime>,
     pub webview: tauri::WebviewWindow<MockRuntime>,
+    /// The in-memory keyring the commands write to.
+    #[allow(dead_code)] // Not every suite looks into the keyring.
+    pub secrets: Arc<MemoryStore>,
 }
 
 impl Harness {
@@ -31,7 +34,8 @@ impl Harness {
 
 pub fn harness() -> Harness {
     let dir = tempfile::tempdir().unwrap();
-    let state = WeirState::open(dir.path(), Arc::new(MemoryStore::new())).unwrap();
+    let secrets = Arc::new(MemoryStore::new());
+    let state = WeirState::open(dir.path(), secrets.clone()).unwrap();
     tauri::async_runtime::block_on(state.start()).unwrap();
     // The real context, so that the real capabilities decide which commands may run.
     let app = weir_app::build_app(mock_builder())
@@ -45,6 +49,7 @@ pub fn harness() -> Harness {
         dir,
         _app: app,
         webview,
+        secrets,
     }
 }
 
