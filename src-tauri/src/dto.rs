@@ -3,9 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
-pub use weir_core::organization::{
-    BotSummary, BotType, OrganizationOverview, Role, StreamSummary, UserSummary,
-};
+pub use weir_core::organization::{BotSummary, BotType, OrganizationOverview, Role, UserSummary};
 
 mod bots;
 
@@ -134,7 +132,6 @@ pub fn typescript_bindings() -> Vec<(String, String)> {
         one::<PathRequest>(&config),
         one::<AccountIdRequest>(&config),
         one::<UserSummary>(&config),
-        one::<StreamSummary>(&config),
         one::<OrganizationOverview>(&config),
         one::<BotSummary>(&config),
         one::<Role>(&config),

@@ -2,6 +2,9 @@
  * A fake backend for `npm run dev` in a plain browser (no Tauri). Only `main.ts` imports it,
  * behind `import.meta.env.DEV`, so production builds do not contain it.
  *
+ * Memberships (grid, plan, apply, history, undo) come from `dev-memberships.ts`; CSV
+ * export and import need the app.
+ *
  * `?scenario=` picks a state to look at: `no-account`, `keyring-unavailable`,
  * `overview-error`, `no-bots`, `stopped`. In the Add account form the API key `bad` is
  * rejected, a site like `https:/host` is malformed; a zuliprc path containing `bad` is not a
@@ -13,8 +16,8 @@ import type { LocalServerStatus } from './bindings/LocalServerStatus';
 import type { OrganizationOverview } from './bindings/OrganizationOverview';
 import type { RequestLogEntry } from './bindings/RequestLogEntry';
 import type { Role } from './bindings/Role';
-import type { StreamSummary } from './bindings/StreamSummary';
 import type { UserSummary } from './bindings/UserSummary';
+import { devMemberships, type DevStream } from './dev-memberships';
 import { fakeBackend, type Backend, type ErrorCode, type IpcError } from './ipc';
 
 const PEOPLE: [string, string, Role][] = [
@@ -98,77 +101,59 @@ function firstUsers(count: number): number[] {
   return Array.from({ length: count }, (_, index) => index + 1);
 }
 
-const STREAMS: StreamSummary[] = [
+const STREAMS: DevStream[] = [
   {
     streamId: 1,
     name: 'general',
-    description: 'Everyone at Lumen Labs.',
     inviteOnly: false,
-    subscriberCount: 28,
     subscribers: firstUsers(28),
   },
   {
     streamId: 2,
     name: 'announcements',
-    description: 'Company news. Owners and admins post here.',
     inviteOnly: false,
-    subscriberCount: 28,
     subscribers: firstUsers(28),
   },
   {
     streamId: 3,
     name: 'engineering',
-    description: 'Building the lamp firmware and the cloud behind it.',
     inviteOnly: false,
-    subscriberCount: 14,
     subscribers: firstUsers(14),
   },
   {
     streamId: 4,
     name: 'design',
-    description: 'Industrial and interface design reviews.',
     inviteOnly: false,
-    subscriberCount: 9,
     subscribers: firstUsers(9),
   },
   {
     streamId: 5,
     name: 'leadership',
-    description: 'Planning and hiring, for the leadership team.',
     inviteOnly: true,
-    subscriberCount: 5,
     subscribers: firstUsers(5),
   },
   {
     streamId: 6,
     name: 'support',
-    description: 'Customer questions that need an engineer.',
     inviteOnly: false,
-    subscriberCount: 11,
     subscribers: firstUsers(11),
   },
   {
     streamId: 7,
     name: 'deploys',
-    description: 'Automatic notices from the deploy pipeline.',
     inviteOnly: false,
-    subscriberCount: 12,
     subscribers: firstUsers(12),
   },
   {
     streamId: 8,
     name: 'security',
-    description: 'Vulnerability reports and incident response.',
     inviteOnly: true,
-    subscriberCount: 4,
     subscribers: firstUsers(4),
   },
   {
     streamId: 9,
     name: 'random',
-    description: '',
     inviteOnly: false,
-    subscriberCount: 21,
     subscribers: firstUsers(21),
   },
 ];
@@ -279,6 +264,7 @@ export function createDevBackend(params: URLSearchParams): Backend {
     );
 
   return fakeBackend({
+    ...devMemberships(users, STREAMS, (ms) => delay(undefined, ms)),
     app_status: () => ({
       activeAccountId: activeId,
       accounts: summaries(),
@@ -349,9 +335,8 @@ export function createDevBackend(params: URLSearchParams): Backend {
       if (scenario === 'overview-error') {
         throw fail('network', 'connection refused (os error 111)');
       }
-      log('GET', '/api/v1/register');
-      const all = users();
-      const me = all[0];
+      log('GET', '/api/v1/users/me');
+      const me = users()[0];
       if (!me) throw fail('internal', 'no users');
       const overview: OrganizationOverview = {
         realmName: activeId === 1 ? 'Lumen Labs' : 'Acme Corp',
@@ -359,8 +344,6 @@ export function createDevBackend(params: URLSearchParams): Backend {
         zulipVersion: '10.0',
         featureLevel: 362,
         me,
-        users: all,
-        streams: STREAMS,
       };
       return overview;
     },

@@ -21,15 +21,16 @@ describe('MembershipsPage', () => {
     expect(screen.getByText('http://lumen.localhost')).toBeInTheDocument();
     expect(screen.getByText(/Zulip 10\.0 \(feature level 362\)/)).toBeInTheDocument();
 
-    // Active humans by role; bots and deactivated people apart.
-    expect(screen.getByTestId('role-count-owner')).toHaveTextContent('1');
-    expect(screen.getByTestId('role-count-member')).toHaveTextContent('2');
-    expect(screen.getByTestId('role-count-guest')).toHaveTextContent('1');
-    expect(screen.getByTestId('role-count-bots')).toHaveTextContent('1');
-    expect(screen.getByTestId('role-count-deactivated')).toHaveTextContent('1');
-
     // The grid replaces the lists: people by channel.
     expect(await screen.findByTestId('cell-1-1')).toHaveAttribute('aria-checked', 'true');
+
+    // Active humans by role, counted from the grid's people; bots and deactivated apart.
+    expect(screen.getByTestId('role-count-owner')).toHaveTextContent('1');
+    expect(screen.getByTestId('role-count-administrator')).toHaveTextContent('1');
+    expect(screen.getByTestId('role-count-member')).toHaveTextContent('1');
+    expect(screen.getByTestId('role-count-guest')).toHaveTextContent('0');
+    expect(screen.getByTestId('role-count-bots')).toHaveTextContent('1');
+    expect(screen.getByTestId('role-count-deactivated')).toHaveTextContent('1');
     const table = screen.getByRole('grid');
     expect(within(table).getByRole('rowheader', { name: /Deploy notices/ })).toHaveTextContent(
       'Bot of Ada Lovelace',

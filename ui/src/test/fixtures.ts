@@ -51,7 +51,7 @@ export function appStatus(overrides: Partial<AppStatus> = {}): AppStatus {
   };
 }
 
-function user(
+export function user(
   userId: number,
   fullName: string,
   role: Role,
@@ -78,34 +78,6 @@ export function overview(overrides: Partial<OrganizationOverview> = {}): Organiz
     zulipVersion: '10.0',
     featureLevel: 362,
     me: ada,
-    users: [
-      ada,
-      user(2, 'Alan Turing', 'administrator'),
-      user(3, 'Barbara Liskov', 'moderator'),
-      user(4, 'Claude Shannon', 'member'),
-      user(5, 'Dennis Ritchie', 'member'),
-      user(6, 'Guido van Rossum', 'guest'),
-      user(7, 'Tim Berners-Lee', 'member', { isActive: false }),
-      user(101, 'Deploy notices', 'member', { isBot: true, botType: 'incoming_webhook' }),
-    ],
-    streams: [
-      {
-        streamId: 3,
-        name: 'leadership',
-        description: 'Planning',
-        inviteOnly: true,
-        subscriberCount: 3,
-        subscribers: [1, 2, 3],
-      },
-      {
-        streamId: 1,
-        name: 'general',
-        description: 'Everyone',
-        inviteOnly: false,
-        subscriberCount: 7,
-        subscribers: [1, 2, 3, 4, 5, 6, 101],
-      },
-    ],
     ...overrides,
   };
 }

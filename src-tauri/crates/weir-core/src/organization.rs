@@ -1,12 +1,12 @@
-//! The organization as Weir shows it: people, channels with their subscribers, and the
-//! caller's bots, assembled from a few Zulip calls. The types are what the UI receives
-//! (camelCase, generated into TypeScript by the app).
-
-use std::collections::BTreeSet;
+//! The organization as Weir shows it: the realm and who you are in it, and the caller's
+//! bots, assembled from a few small Zulip calls. People and channels with their
+//! subscribers are the memberships grid's (one `register` snapshot, in
+//! [`crate::memberships`]). The types are what the UI receives (camelCase, generated into
+//! TypeScript by the app).
 
 use serde::Serialize;
 use ts_rs::TS;
-use zulip_api::{RegisterResponse, ServerSettings, Stream, User};
+use zulip_api::{ServerSettings, User};
 
 use crate::client::ZulipClient;
 use crate::error::CoreError;
@@ -82,45 +82,8 @@ impl From<&User> for UserSummary {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
-#[serde(rename_all = "camelCase")]
-pub struct StreamSummary {
-    #[ts(type = "number")]
-    pub stream_id: i64,
-    pub name: String,
-    pub description: String,
-    pub invite_only: bool,
-    /// The size of `subscribers`, or the server's count when it sent no list.
-    #[ts(type = "number")]
-    pub subscriber_count: i64,
-    /// The subscribers' user ids, ascending; `None` (`null`) when the server did not send
-    /// them (channels the caller cannot see into).
-    #[ts(type = "Array<number> | null")]
-    pub subscribers: Option<BTreeSet<i64>>,
-}
-
-impl From<&Stream> for StreamSummary {
-    fn from(stream: &Stream) -> Self {
-        let subscribers: Option<BTreeSet<i64>> = stream
-            .subscribers
-            .as_ref()
-            .map(|ids| ids.iter().copied().collect());
-        Self {
-            stream_id: stream.stream_id,
-            name: stream.name.clone(),
-            description: stream.description.clone(),
-            invite_only: stream.invite_only,
-            subscriber_count: subscribers
-                .as_ref()
-                .map_or(stream.subscriber_count.unwrap_or(0), |ids| {
-                    i64::try_from(ids.len()).unwrap_or(i64::MAX)
-                }),
-            subscribers,
-        }
-    }
-}
-
-/// Everything the Memberships page shows.
+/// The realm and the caller: the Memberships page's header, shown while its grid (the
+/// large part) still loads.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct OrganizationOverview {
@@ -129,10 +92,6 @@ pub struct OrganizationOverview {
     pub zulip_version: String,
     pub feature_level: u32,
     pub me: UserSummary,
-    /// Active and deactivated users, by name.
-    pub users: Vec<UserSummary>,
-    /// Every channel the caller can see, by name.
-    pub streams: Vec<StreamSummary>,
 }
 
 /// One of the caller's bots. Keys never leave weir-core this way.
@@ -147,16 +106,13 @@ pub struct BotSummary {
     pub is_active: bool,
 }
 
-/// The overview in three concurrent requests (`server_settings`, cached per client; one
-/// `register` snapshot with subscribers; `users/me`), however large the organization.
+/// The overview in two small concurrent requests (`server_settings`, cached per client,
+/// and `users/me`): no `register`, whose snapshot of the whole organization only the grid
+/// needs, so that the Memberships page asks for it once.
 pub async fn overview(client: &ZulipClient) -> Result<OrganizationOverview, CoreError> {
-    let (settings, snapshot, me) = tokio::join!(
-        client.server_settings(),
-        client.register_snapshot(),
-        client.get_own_user()
-    );
-    let (settings, snapshot, me) = (settings?, snapshot?, me?);
-    Ok(assemble_overview(&settings, &snapshot, &me))
+    let (settings, me) = tokio::join!(client.server_settings(), client.get_own_user());
+    let (settings, me) = (settings?, me?);
+    Ok(assemble_overview(&settings, &me))
 }
 
 /// The caller's own bots. Read from the user list, whose fields real Zulip servers send
@@ -168,35 +124,13 @@ pub async fn own_bots(client: &ZulipClient) -> Result<Vec<BotSummary>, CoreError
 }
 
 /// [`overview`] without the requests.
-pub fn assemble_overview(
-    settings: &ServerSettings,
-    snapshot: &RegisterResponse,
-    me: &User,
-) -> OrganizationOverview {
-    let mut users: Vec<UserSummary> = snapshot
-        .realm_users
-        .iter()
-        .chain(&snapshot.realm_non_active_users)
-        .map(UserSummary::from)
-        .collect();
-    users.sort_by_key(|user| user.full_name.to_lowercase());
-    let mut streams: Vec<StreamSummary> = snapshot
-        .subscriptions
-        .iter()
-        .chain(&snapshot.unsubscribed)
-        .map(|subscription| &subscription.stream)
-        .chain(&snapshot.never_subscribed)
-        .map(StreamSummary::from)
-        .collect();
-    streams.sort_by_key(|stream| stream.name.to_lowercase());
+pub fn assemble_overview(settings: &ServerSettings, me: &User) -> OrganizationOverview {
     OrganizationOverview {
         realm_name: settings.realm_name.clone().unwrap_or_default(),
         realm_url: settings.realm_url().unwrap_or_default().to_owned(),
         zulip_version: settings.zulip_version.clone(),
         feature_level: settings.zulip_feature_level,
         me: UserSummary::from(me),
-        users,
-        streams,
     }
 }
 
@@ -253,25 +187,6 @@ mod tests {
         }
     }
 
-    fn stream(stream_id: i64, name: &str, subscribers: Option<Vec<i64>>) -> Stream {
-        serde_json::from_value(serde_json::json!({
-            "stream_id": stream_id, "name": name, "description": "", "invite_only": false,
-            "subscriber_count": 7, "subscribers": subscribers,
-        }))
-        .unwrap()
-    }
-
-    fn subscription(
-        stream_id: i64,
-        name: &str,
-        subscribers: Option<Vec<i64>>,
-    ) -> zulip_api::Subscription {
-        serde_json::from_value(
-            serde_json::to_value(stream(stream_id, name, subscribers)).unwrap_or_default(),
-        )
-        .unwrap()
-    }
-
     fn settings() -> ServerSettings {
         ServerSettings {
             zulip_feature_level: 362,
@@ -286,51 +201,16 @@ mod tests {
     }
 
     #[test]
-    fn overview_keeps_subscriber_sets_and_sorts_by_name() {
-        let snapshot = RegisterResponse {
-            queue_id: None,
-            last_event_id: -1,
-            zulip_feature_level: 362,
-            zulip_version: "10.2".into(),
-            realm_users: vec![
-                user(2, "bob", zulip_api::Role::Guest),
-                user(1, "Alice", zulip_api::Role::Owner),
-            ],
-            realm_non_active_users: vec![user(3, "Carol", zulip_api::Role::Member)],
-            cross_realm_bots: Vec::new(),
-            subscriptions: vec![subscription(10, "zeta", Some(vec![2, 1, 2]))],
-            unsubscribed: vec![subscription(11, "Alpha", Some(Vec::new()))],
-            never_subscribed: vec![stream(12, "hidden", None)],
-        };
+    fn overview_is_the_realm_and_the_caller() {
         let me = user(1, "Alice", zulip_api::Role::Owner);
-        let overview = assemble_overview(&settings(), &snapshot, &me);
+        let overview = assemble_overview(&settings(), &me);
+        assert_eq!(overview.realm_name, "Acme");
         assert_eq!(overview.realm_url, "https://acme.example.com");
-        assert_eq!(overview.me.role, Role::Owner);
-        let names: Vec<&str> = overview
-            .users
-            .iter()
-            .map(|u| u.full_name.as_str())
-            .collect();
-        assert_eq!(names, ["Alice", "bob", "Carol"]);
-        let streams: Vec<(&str, i64, Option<Vec<i64>>)> = overview
-            .streams
-            .iter()
-            .map(|s| {
-                let ids = s
-                    .subscribers
-                    .as_ref()
-                    .map(|ids| ids.iter().copied().collect());
-                (s.name.as_str(), s.subscriber_count, ids)
-            })
-            .collect();
         assert_eq!(
-            streams,
-            [
-                ("Alpha", 0, Some(vec![])),
-                ("hidden", 7, None),
-                ("zeta", 2, Some(vec![1, 2])),
-            ]
+            (overview.zulip_version.as_str(), overview.feature_level),
+            ("10.2", 362)
         );
+        assert_eq!((overview.me.user_id, overview.me.role), (1, Role::Owner));
     }
 
     #[test]
