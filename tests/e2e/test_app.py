@@ -267,6 +267,8 @@ class TestWeir:
             for stream in pair:
                 click_cell(ui, user, stream)
         ui.wait_text("pending-count", "4")
+        # The planner's promise, shown before anything is sent, is what the apply sends.
+        ui.wait_text("planned-requests", "1 request")
         apply_and_wait(ui, "Applied 4 changes in 1 request.")
         flipped = {(user, stream) for user in people for stream in pair}
 
@@ -507,6 +509,7 @@ class TestWeir:
         for user, stream in [(104, 13), (104, 15), (105, 14), (103, 14)]:
             click_cell(ui, user, stream)
         ui.wait_text("pending-count", "4")
+        ui.wait_text("planned-requests", "2 requests")
         apply_and_wait(ui, "Applied 4 changes in 2 requests.")
         mine = {s["name"] for s in api_get(e2e, "users/me/subscriptions")["subscriptions"]}
         assert mine == {"Engineering", "Secret Plans"}, mine

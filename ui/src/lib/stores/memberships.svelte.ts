@@ -4,6 +4,7 @@ import type { ApplyProgress } from '../bindings/ApplyProgress';
 import type { ApplySummary } from '../bindings/ApplySummary';
 import type { MembershipChange } from '../bindings/MembershipChange';
 import type { MembershipGrid } from '../bindings/MembershipGrid';
+import type { PlanPreview } from '../bindings/PlanPreview';
 import { ipc, toIpcError, type IpcError } from '../ipc';
 import {
   GridIndex,
@@ -14,6 +15,9 @@ import {
   type StreamFilter,
   type StreamSort,
 } from '../memberships/grid';
+
+/** How long staging must pause before the plan preview is asked for again. */
+const PLAN_DEBOUNCE_MS = 250;
 
 /** A staged change that deserves a second look before it is applied. */
 export interface Risk {
@@ -49,6 +53,11 @@ class MembershipsState {
   visibleStreams: number[] = $derived(
     this.index ? visibleStreams(this.index, this.streams, this.streamSort) : [],
   );
+
+  /** The calls Apply would make for the staged diff; null while none is staged. */
+  plan = $state.raw<PlanPreview | null>(null);
+  #planTimer: ReturnType<typeof setTimeout> | undefined;
+  #planSeq = 0;
 
   applying = $state(false);
   progress = $state<ApplyProgress | null>(null);
@@ -265,6 +274,30 @@ class MembershipsState {
     } finally {
       this.applying = false;
     }
+  }
+
+  /**
+   * Asks the planner, once staging pauses, which calls Apply would make, so that the
+   * panel can say so before anything is sent. Answers to stale diffs are dropped.
+   */
+  schedulePlan(changes: MembershipChange[]): void {
+    clearTimeout(this.#planTimer);
+    const seq = ++this.#planSeq;
+    if (changes.length === 0) {
+      this.plan = null;
+      return;
+    }
+    this.#planTimer = setTimeout(() => {
+      ipc.planMembershipChanges(changes).then(
+        (plan) => {
+          if (seq === this.#planSeq) this.plan = plan;
+        },
+        () => {
+          // The preview is a courtesy: Apply plans again and reports its own errors.
+          if (seq === this.#planSeq) this.plan = null;
+        },
+      );
+    }, PLAN_DEBOUNCE_MS);
   }
 
   async cancel(): Promise<void> {
