@@ -536,6 +536,30 @@ async fn register_snapshot_asks_for_users_and_subscriptions_with_subscribers() {
         r#"["realm_user","subscription"]"#
     );
     assert_eq!(form["include_subscribers"], "true");
+    assert_eq!(stub.requests().len(), 1, "no queue, nothing to delete");
+}
+
+#[tokio::test]
+async fn the_event_queue_of_a_snapshot_is_deleted() {
+    let stub = Stub::start().await;
+    stub.route(Method::POST, "/api/v1/register", |_, _| {
+        Reply::success(json!({
+        "queue_id": "1517975029:0", "last_event_id": -1, "zulip_feature_level": 362,
+        "zulip_version": "10.0", "realm_users": [], "realm_non_active_users": [],
+        "cross_realm_bots": [], "subscriptions": [], "unsubscribed": [], "never_subscribed": []}))
+    })
+    .route(Method::DELETE, "/api/v1/events", |_, _| {
+        Reply::success(json!({}))
+    });
+    client(&stub).register_snapshot().await.unwrap();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while stub.requests_to("/api/v1/events").is_empty() && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let deletes = stub.requests_to("/api/v1/events");
+    assert_eq!(deletes.len(), 1, "the queue was not deleted");
+    assert_eq!(deletes[0].method, Method::DELETE);
+    assert_eq!(deletes[0].form()["queue_id"], "1517975029:0");
 }
 
 #[tokio::test]

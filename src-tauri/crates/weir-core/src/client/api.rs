@@ -316,13 +316,27 @@ impl ZulipClient {
 
     /// `POST /register` for a one-shot snapshot of users and subscriptions (with
     /// subscribers): what a membership grid needs in one request.
+    ///
+    /// Zulip registers an event queue with every snapshot, which Weir never reads, so the
+    /// queue is deleted right away (`DELETE /events`, in the background: the snapshot does
+    /// not wait for it) instead of lingering on the server until it expires.
     pub async fn register_snapshot(&self) -> Result<RegisterResponse, ClientError> {
         let params = Params::new()
             .json("fetch_event_types", vec!["realm_user", "subscription"])
             .json("event_types", vec!["realm_user", "subscription"])
             .json("include_subscribers", true)
             .json("client_gravatar", false);
-        self.call(Method::POST, "register", params).await
+        let snapshot: RegisterResponse = self.call(Method::POST, "register", params).await?;
+        if let Some(queue_id) = snapshot.queue_id.clone() {
+            let client = self.clone();
+            tokio::spawn(async move {
+                let params = Params::new().text("queue_id", &queue_id);
+                if let Err(error) = client.call::<Value>(Method::DELETE, "events", params).await {
+                    tracing::debug!(%error, "could not delete the snapshot's event queue");
+                }
+            });
+        }
+        Ok(snapshot)
     }
 
     /// `POST /messages/render`: the server's HTML for some Markdown.
