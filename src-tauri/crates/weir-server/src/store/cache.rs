@@ -1,4 +1,4 @@
-//! Users by e-mail and by API key, kept in memory so that authenticating a request costs
+//! Users by API key, kept in memory so that authenticating a request costs
 //! no database round trip. The writer invalidates it: an SQLite update hook notices any
 //! change to `users`, and after that group's commit the cache is emptied and its
 //! generation bumped. A read that started before the bump never fills the cache, so a
@@ -15,7 +15,6 @@ pub struct UserCache {
     generation: AtomicU64,
     /// Set by the writer's update hook; read after each commit.
     dirty: Arc<AtomicBool>,
-    by_email: RwLock<HashMap<String, Arc<UserRow>>>,
     by_key: RwLock<HashMap<String, Arc<UserRow>>>,
 }
 
@@ -28,11 +27,6 @@ impl UserCache {
         self.generation.load(Ordering::Acquire)
     }
 
-    pub fn by_email(&self, email: &str) -> Option<Arc<UserRow>> {
-        let map = self.by_email.read().unwrap_or_else(PoisonError::into_inner);
-        map.get(&email.to_lowercase()).cloned()
-    }
-
     pub fn by_key(&self, api_key: &str) -> Option<Arc<UserRow>> {
         let map = self.by_key.read().unwrap_or_else(PoisonError::into_inner);
         map.get(api_key).cloned()
@@ -40,29 +34,19 @@ impl UserCache {
 
     /// Remembers `user`, read from the database at `generation`, unless users changed since.
     pub fn remember(&self, user: &Arc<UserRow>, generation: u64) {
-        let mut by_email = self
-            .by_email
-            .write()
-            .unwrap_or_else(PoisonError::into_inner);
         let mut by_key = self.by_key.write().unwrap_or_else(PoisonError::into_inner);
-        // Checked under the locks that `invalidate_if_dirty` also takes.
+        // Checked under the lock that `invalidate_if_dirty` also takes.
         if self.generation() != generation {
             return;
         }
-        by_email.insert(user.email.to_lowercase(), Arc::clone(user));
         by_key.insert(user.api_key.clone(), Arc::clone(user));
     }
 
     /// Called by the writer after a commit.
     pub fn invalidate_if_dirty(&self) {
         if self.dirty.swap(false, Ordering::AcqRel) {
-            let mut by_email = self
-                .by_email
-                .write()
-                .unwrap_or_else(PoisonError::into_inner);
             let mut by_key = self.by_key.write().unwrap_or_else(PoisonError::into_inner);
             self.generation.fetch_add(1, Ordering::AcqRel);
-            by_email.clear();
             by_key.clear();
         }
     }

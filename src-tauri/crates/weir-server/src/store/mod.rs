@@ -223,17 +223,6 @@ impl Store {
         answer.await.map_err(|_| E::from(Error::WriterStopped))?
     }
 
-    /// A user by e-mail (case-insensitive), from memory when possible: authentication
-    /// runs on every request.
-    pub async fn cached_user_by_email(&self, email: &str) -> Result<Option<Arc<UserRow>>> {
-        if let Some(user) = self.users.by_email(email) {
-            return Ok(Some(user));
-        }
-        let email = email.to_owned();
-        self.cache_miss(move |conn| users::user_by_email(conn, &email))
-            .await
-    }
-
     /// A user by API key, from memory when possible (webhooks authenticate this way).
     pub async fn cached_user_by_api_key(&self, api_key: &str) -> Result<Option<Arc<UserRow>>> {
         if let Some(user) = self.users.by_key(api_key) {
