@@ -72,3 +72,15 @@ export function grid(viewerRole: 'owner' | 'member' = 'owner'): MembershipGrid {
     ],
   };
 }
+
+/** `grid()` with `extra` more people (members in #general), so the grid virtualizes. */
+export function largeGrid(extra: number): MembershipGrid {
+  const base = grid();
+  const first = base.people.length;
+  for (let i = 0; i < extra; i++) {
+    const name = `Person ${String(i).padStart(4, '0')}`;
+    base.people.push(person(1000 + i, name, 'member', 2, { email: `p${i}@lumen.test` }));
+    base.streams[0]?.subscribers.push(first + i);
+  }
+  return base;
+}

@@ -8,7 +8,7 @@ import { app } from '../../lib/stores/app.svelte';
 import { memberships } from '../../lib/stores/memberships.svelte';
 import { useFakeBackend } from '../../test/backend';
 import { appStatus, overview } from '../../test/fixtures';
-import { grid } from '../../test/memberships';
+import { grid, largeGrid } from '../../test/memberships';
 import MembershipsPage from '../MembershipsPage.svelte';
 
 async function open(handlers: Parameters<typeof useFakeBackend>[0] = {}) {
@@ -82,33 +82,6 @@ describe('the memberships grid', () => {
       expect(screen.queryByTestId('cell-4-1')).toBeNull();
     });
     expect(cell(4, 5)).toBeInTheDocument();
-  });
-
-  it('moves focus with the arrow keys, toggles with Space and jumps with Home and End', async () => {
-    await open();
-    const first = cell(1, 1);
-    expect(first).toHaveAttribute('tabindex', '0');
-    first.focus();
-    await fireEvent.keyDown(first, { key: 'ArrowRight' });
-    await waitFor(() => {
-      expect(document.activeElement).toBe(cell(1, 3));
-    });
-    expect(cell(1, 3)).toHaveAttribute('tabindex', '0');
-    expect(first).toHaveAttribute('tabindex', '-1');
-    await fireEvent.keyDown(cell(1, 3), { key: 'ArrowDown' });
-    await waitFor(() => {
-      expect(document.activeElement).toBe(cell(2, 3));
-    });
-    await fireEvent.keyDown(cell(2, 3), { key: ' ' });
-    expect(cell(2, 3)).toHaveAttribute('data-staged', 'true');
-    await fireEvent.keyDown(cell(2, 3), { key: 'End' });
-    await waitFor(() => {
-      expect(document.activeElement).toBe(cell(2, 5));
-    });
-    await fireEvent.keyDown(cell(2, 5), { key: 'Home' });
-    await waitFor(() => {
-      expect(document.activeElement).toBe(cell(2, 1));
-    });
   });
 
   it('stages a rectangle with shift-click', async () => {
@@ -210,5 +183,162 @@ describe('the memberships grid', () => {
     });
     expect(cell(4, 5)).toHaveAttribute('aria-checked', 'true');
     expect(memberships.changes()).toEqual([{ userId: 4, streamId: 5, subscribe: true }]);
+  });
+});
+
+/** The grid's focusable element at a `gridNav` position (-1: a header). */
+const at = (r: number, c: number) => {
+  const found = screen
+    .getByRole('grid')
+    .querySelector<HTMLElement>(`[data-r="${r}"][data-c="${c}"]`);
+  if (!found) throw new Error(`nothing rendered at ${r},${c}`);
+  return found;
+};
+
+/** Presses `key` on the focused element and waits for focus to land on `to`. */
+async function press(key: string, to: () => HTMLElement, init: KeyboardEventInit = {}) {
+  await fireEvent.keyDown(document.activeElement ?? document.body, { key, ...init });
+  await waitFor(() => {
+    expect(document.activeElement).toBe(to());
+  });
+}
+
+/** Every element inside the grid that Tab stops on. */
+const tabStops = () =>
+  [...screen.getByRole('grid').querySelectorAll<HTMLElement>('[tabindex]')].filter(
+    (el) => el.tabIndex >= 0,
+  );
+
+const pending = () => screen.getByTestId('pending-count').textContent;
+
+describe('the memberships grid by keyboard (ARIA grid pattern)', () => {
+  it('has one Tab stop, which follows the arrows and stops at the edges', async () => {
+    await open();
+    expect(tabStops()).toEqual([cell(1, 1)]);
+    cell(1, 1).focus();
+    await press('ArrowRight', () => cell(1, 3));
+    expect(tabStops()).toEqual([cell(1, 3)]);
+    await press('ArrowDown', () => cell(2, 3));
+    await press('ArrowLeft', () => cell(2, 1));
+    await press('ArrowUp', () => cell(1, 1));
+    await press('End', () => cell(1, 5));
+    await press('ArrowRight', () => cell(1, 5));
+    await press('PageDown', () => cell(101, 5));
+    await press('ArrowDown', () => cell(101, 5));
+    await press('PageUp', () => at(-1, 2));
+    expect(tabStops()).toEqual([at(-1, 2)]);
+  });
+
+  it('reaches the row headers as column 0, the channel headers as row 0, and the corner', async () => {
+    await open();
+    cell(2, 3).focus();
+    await press('Home', () => at(1, -1));
+    expect(at(1, -1)).toHaveAccessibleName('Toggle every channel shown for Alan Turing');
+    expect(at(1, -1).closest('[role="rowheader"]')).toHaveAttribute('aria-colindex', '1');
+    expect(at(1, -1).closest('[role="row"]')).toHaveAttribute('aria-rowindex', '3');
+    expect(tabStops()).toEqual([at(1, -1)]);
+    await press('ArrowLeft', () => at(1, -1));
+    await press('ArrowRight', () => cell(2, 1));
+    await press('ArrowUp', () => cell(1, 1));
+    await press('ArrowUp', () => at(-1, 0));
+    expect(at(-1, 0)).toHaveAccessibleName('Toggle everyone shown in #general');
+    expect(at(-1, 0).closest('[role="columnheader"]')).toHaveAttribute('aria-colindex', '2');
+    await press('ArrowUp', () => at(-1, 0));
+    await press('ArrowLeft', () => at(-1, -1));
+    expect(at(-1, -1)).toHaveAttribute('role', 'columnheader');
+    expect(at(-1, -1)).toHaveTextContent('4 people · 3 channels');
+    await press('End', () => at(-1, 2));
+    await press('End', () => cell(101, 5), { ctrlKey: true });
+    await press('Home', () => at(-1, -1), { ctrlKey: true });
+    await press('PageDown', () => at(3, -1));
+  });
+
+  it('toggles a cell with Space and Enter, and a range with Shift', async () => {
+    await open();
+    cell(2, 1).focus();
+    await fireEvent.keyDown(cell(2, 1), { key: ' ' });
+    expect(cell(2, 1)).toHaveAttribute('data-staged', 'true');
+    expect(cell(2, 1)).toHaveAttribute('aria-checked', 'false');
+    await fireEvent.keyDown(cell(2, 1), { key: 'Enter' });
+    expect(cell(2, 1)).not.toHaveAttribute('data-staged');
+    await fireEvent.keyDown(cell(2, 1), { key: ' ' });
+    await press('ArrowDown', () => cell(4, 1));
+    await press('ArrowRight', () => cell(4, 3));
+    await fireEvent.keyDown(cell(4, 3), { key: ' ', shiftKey: true });
+    expect(cell(4, 1)).toHaveAttribute('aria-checked', 'false');
+    expect(cell(2, 3)).toHaveAttribute('aria-checked', 'false');
+    expect(pending()).toBe('3');
+  });
+
+  it('fills a row or a column with Space or Enter on its header, once per press', async () => {
+    await open();
+    cell(4, 1).focus();
+    await press('Home', () => at(2, -1));
+    // Claude: general yes, leadership and random no, so the fill subscribes both.
+    const event = new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true });
+    at(2, -1).dispatchEvent(event);
+    expect(event.defaultPrevented).toBe(true);
+    await waitFor(() => {
+      expect(pending()).toBe('2');
+    });
+    expect(cell(4, 3)).toHaveAttribute('aria-checked', 'true');
+    expect(cell(4, 5)).toHaveAttribute('aria-checked', 'true');
+    // All checked now: the fill unchecks the row, so only general differs from the server.
+    await fireEvent.keyDown(at(2, -1), { key: ' ' });
+    expect(pending()).toBe('1');
+    expect(cell(4, 1)).toHaveAttribute('aria-checked', 'false');
+    await press('ArrowUp', () => at(1, -1));
+    await press('Home', () => at(-1, -1), { ctrlKey: true });
+    await fireEvent.keyDown(at(-1, -1), { key: ' ' });
+    expect(pending()).toBe('1');
+    await press('End', () => at(-1, 2));
+    await fireEvent.keyDown(at(-1, 2), { key: ' ' });
+    expect(pending()).toBe('5');
+    expect(cell(101, 5)).toHaveAttribute('data-staged', 'true');
+  });
+
+  it('stages nothing on a disabled cell', async () => {
+    await open({ load_memberships: () => grid('member') });
+    cell(2, 1).focus();
+    await fireEvent.keyDown(cell(2, 1), { key: ' ' });
+    expect(cell(2, 1)).not.toHaveAttribute('data-staged');
+    expect(pending()).toBe('0');
+  });
+
+  it('keeps the focused row rendered when the grid scrolls it out of the window', async () => {
+    await open({ load_memberships: () => largeGrid(500) });
+    const grid = screen.getByRole('grid');
+    cell(1, 1).focus();
+    await press('ArrowDown', () => cell(2, 1));
+    const rendered = () => grid.querySelectorAll('[role="row"]').length;
+    expect(rendered()).toBeLessThan(40);
+    // As a mouse wheel would: far down, then the frame that renders the new window.
+    grid.scrollTop = 300 * 34;
+    await fireEvent.scroll(grid);
+    await waitFor(() => {
+      expect(screen.queryByTestId('cell-1-1')).toBeNull();
+    });
+    expect(document.activeElement).toBe(cell(2, 1));
+    expect(rendered()).toBeLessThan(40);
+    expect(tabStops()).toEqual([cell(2, 1)]);
+    expect(cell(2, 1).closest('[role="row"]')).toHaveAttribute('aria-rowindex', '3');
+    await press('ArrowDown', () => cell(4, 1));
+    expect(grid.scrollTop).toBe(2 * 34);
+    await press('End', () => at(503, 2), { ctrlKey: true });
+    expect(at(503, 2).closest('[role="row"]')).toHaveAttribute('aria-rowindex', '505');
+    expect(grid).toHaveAttribute('aria-rowcount', '505');
+  });
+
+  it('keeps a Tab stop when filters shrink the grid, on the headers when it is empty', async () => {
+    await open();
+    cell(101, 5).focus();
+    await fireEvent.input(screen.getByTestId('user-filter'), { target: { value: 'ada' } });
+    await waitFor(() => {
+      expect(tabStops()).toEqual([cell(1, 5)]);
+    });
+    await fireEvent.input(screen.getByTestId('user-filter'), { target: { value: 'nobody' } });
+    await waitFor(() => {
+      expect(tabStops()).toEqual([at(-1, 2)]);
+    });
   });
 });
