@@ -47,6 +47,32 @@ if (!w.__weirA11y) {
     return r.width > 0 && r.height > 0 && r.right > 0 && r.bottom > 0 &&
       r.left < innerWidth && r.top < innerHeight;
   };
+  // Where a focused element sits in an ARIA grid (1-based aria indices), and whether it
+  // is clear of the grid's sticky header row and header column (so the ring is seen).
+  const gridCell = (el) => {
+    const grid = el.closest('[role="grid"]');
+    if (!grid) return null;
+    const row = Number(el.closest('[role="row"]')?.getAttribute('aria-rowindex'));
+    const cell = el.closest('[role="gridcell"], [role="rowheader"], [role="columnheader"]');
+    const col = Number(cell?.getAttribute('aria-colindex'));
+    const g = grid.getBoundingClientRect();
+    const r = el.getBoundingClientRect();
+    const headRow = grid.querySelector('[role="row"][aria-rowindex="1"]');
+    const headCol = grid.querySelector('[role="columnheader"][aria-colindex="1"]');
+    const top = g.top + (row > 1 && headRow ? headRow.getBoundingClientRect().height : 0);
+    const left = g.left + (col > 1 && headCol ? headCol.getBoundingClientRect().width : 0);
+    return {
+      row, col,
+      rows: Number(grid.getAttribute('aria-rowcount')),
+      cols: Number(grid.getAttribute('aria-colcount')),
+      role: el.getAttribute('role') || el.tagName.toLowerCase(),
+      cellRole: cell?.getAttribute('role') ?? null,
+      clear: r.top >= top - 1 && r.left >= left - 1 &&
+        r.bottom <= g.bottom + 1 && r.right <= g.right + 1,
+      staged: el.dataset.staged === 'true',
+      checked: el.getAttribute('aria-checked'),
+    };
+  };
   w.__weirA11y = {
     active() {
       const el = document.activeElement;
@@ -63,6 +89,7 @@ if (!w.__weirA11y) {
         // A code editor keeps Tab for indenting; Escape then Tab leaves it (CodeMirror's
         // documented way out), which is what a keyboard user does.
         codeEditor: el.matches('.cm-content'),
+        grid: gridCell(el),
       };
     },
     operable() {
@@ -70,11 +97,9 @@ if (!w.__weirA11y) {
       const scope = modal ?? document;
       const selector = 'a[href], button, input, select, textarea, summary, [tabindex]';
       return [...scope.querySelectorAll(selector)]
+        // A grid (ARIA grid pattern) keeps all of its cells but one at tabindex -1: that
+        // one (roving tabindex) is required like any other control.
         .filter((el) => !el.disabled && el.tabIndex >= 0 && shown(el))
-        // A grid is one composite widget (ARIA grid pattern): its cells take one Tab stop
-        // (roving tabindex), and its virtualized rows come and go while focus moves, so
-        // the walk does not require each control inside it.
-        .filter((el) => !el.closest('[role="grid"]'))
         .map((el) => ({ key: key(el), what: describe(el) }));
     },
   };
@@ -106,6 +131,11 @@ class AxeTally:
             f"axe: {self.runs} runs, 0 serious/critical, {counts['moderate']} moderate and "
             f"{counts['minor']} minor node(s){': ' + rules if rules else ''}"
         )
+
+
+# One tally for the whole run (this suite, the main story and the bots story); its summary
+# is printed at the end of the run (conftest.py).
+TALLY = AxeTally()
 
 
 def axe_check(driver: WebDriver, tally: AxeTally, state: str) -> None:
@@ -149,6 +179,28 @@ def set_theme(driver: WebDriver, theme: str | None) -> None:
     )
 
 
+def settle(driver: WebDriver) -> None:
+    """Fonts loaded and two animation frames drawn: the DOM axe sees is the one shown."""
+    driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "document.fonts.ready.then(() =>"
+        "  requestAnimationFrame(() => requestAnimationFrame(() => done(true))));"
+    )
+
+
+def axe_themes(driver: WebDriver, state: str) -> None:
+    """axe in the light and the dark theme, then the theme follows the system again;
+    fails on any serious or critical violation."""
+    try:
+        for theme in ("light", "dark"):
+            set_theme(driver, theme)
+            settle(driver)
+            axe_check(driver, TALLY, f"{state}, {theme}")
+    finally:
+        set_theme(driver, None)
+    TALLY.assert_clean()
+
+
 def probe(driver: WebDriver, what: str):
     return driver.execute_script(_PROBE_JS, what)
 
@@ -158,7 +210,8 @@ def focused_now(driver: WebDriver):
     (WebKit scrolls a newly focused element into view after the key event, and a code
     editor marks itself focused on its next update)."""
     focused = probe(driver, "active")
-    if focused is not None and not (focused["inViewport"] and focused["indicator"]):
+    shown = focused is not None and focused["inViewport"] and focused["indicator"]
+    if focused is not None and not (shown and clear(focused)):
         driver.execute_async_script(
             "const done = arguments[arguments.length - 1];"
             "requestAnimationFrame(() => requestAnimationFrame(() => done(true)));"
@@ -183,6 +236,15 @@ def check_focus_shown(focused: dict, where: str) -> None:
     assert focused["focusVisible"], f"{where}: {focused['what']} has focus but not :focus-visible"
     assert focused["indicator"], f"{where}: {focused['what']} has focus but no visible indicator"
     assert focused["inViewport"], f"{where}: {focused['what']} has focus but is off screen"
+    assert clear(focused), (
+        f"{where}: {focused['what']} has focus but is under the grid's sticky headers or "
+        f"scrolled out of the grid: {focused['grid']}"
+    )
+
+
+def clear(focused: dict) -> bool:
+    """Not hidden under a grid's sticky headers nor scrolled out of the grid's box."""
+    return focused["grid"] is None or focused["grid"]["clear"]
 
 
 def tab_cycle(driver: WebDriver, where: str) -> list[dict]:

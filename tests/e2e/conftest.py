@@ -20,6 +20,8 @@ from selenium.webdriver.remote.client_config import ClientConfig
 from selenium.webdriver.remote.file_detector import UselessFileDetector
 from selenium.webdriver.remote.remote_connection import RemoteConnection
 
+from a11y import TALLY
+
 
 @dataclass(frozen=True)
 class E2EEnv:
@@ -114,6 +116,12 @@ def pytest_runtest_setup(item):
         failed = _failed_step.get(str(item.parent.nodeid))
         if failed is not None:
             pytest.fail(f"an earlier step failed: {failed}", pytrace=False)
+
+
+def pytest_terminal_summary(terminalreporter):
+    """The axe-core figures of the whole run (every file adds its states to one tally)."""
+    if TALLY.runs:
+        terminalreporter.write_line(TALLY.summary())
 
 
 def pytest_configure(config):

@@ -1,21 +1,28 @@
 """Accessibility of the real app (WCAG 2.2 AA), before the main story in `test_app.py`.
 
-axe-core runs once per page, theme and state (an open dialog, an error banner) and fails on
-any serious or critical violation; a keyboard-only walk reaches and operates every page
-and action; text at 200% keeps everything usable. The flow leaves the app as it found it:
-on the Memberships page, theme following the system, default text size.
+axe-core runs once per page, theme and state (an open dialog, an error banner, the grid
+with staged and disabled cells) and fails on any serious or critical violation; the main
+story and the bots story add their states (a member's grid, the workbench's previews) to
+the same tally, printed at the end. A keyboard-only walk reaches and operates every page
+and action, and the grid follows the ARIA grid pattern; text at 200% keeps everything
+usable. The flow leaves the app as it found it: on the Memberships page, nothing staged,
+theme following the system, default text size.
 """
 
 from __future__ import annotations
 
 import pytest
+from selenium.common.exceptions import WebDriverException
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.actions.wheel_input import ScrollOrigin
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webdriver import WebDriver
 
 from a11y import (
-    AxeTally,
+    TALLY,
     axe_check,
+    axe_themes,
     check_focus_shown,
     ctrl,
     focused_now,
@@ -27,12 +34,35 @@ from a11y import (
     tab_to,
 )
 from conftest import E2EEnv
-from test_app import Ui, css
+from test_app import Ui, content, css, grid_cells
 
 PAGES = ("memberships", "bots", "local-server", "accounts")
 THEMES = ("light", "dark")
+KEY_NAMES = {
+    Keys.HOME: "Home",
+    Keys.END: "End",
+    Keys.ARROW_UP: "Up",
+    Keys.ARROW_DOWN: "Down",
+    Keys.ARROW_LEFT: "Left",
+    Keys.ARROW_RIGHT: "Right",
+    Keys.PAGE_UP: "PageUp",
+    Keys.PAGE_DOWN: "PageDown",
+}
 
-tally = AxeTally()
+# Enabled cells of the grid shown in full (clear of its sticky headers), by test id.
+SHOWN_CELLS_JS = """
+const grid = document.querySelector('[data-testid="membership-grid"]');
+const g = grid.getBoundingClientRect();
+const head = grid.querySelector('[role="row"][aria-rowindex="1"]').getBoundingClientRect();
+const side = grid.querySelector('[role="columnheader"][aria-colindex="1"]').getBoundingClientRect();
+return [...grid.querySelectorAll('[role="checkbox"]:not([aria-disabled])')]
+  .filter((e) => {
+    const r = e.getBoundingClientRect();
+    return r.top > head.bottom && r.bottom < Math.min(g.bottom, innerHeight) &&
+      r.left > side.right && r.right < Math.min(g.right, innerWidth);
+  })
+  .map((e) => e.dataset.testid);
+"""
 
 
 @pytest.fixture
@@ -57,12 +87,21 @@ def loaded(ui: Ui, page: str) -> None:
     ui.settle()
 
 
-def axe_themes(ui: Ui, state: str) -> None:
-    for theme in THEMES:
-        set_theme(ui.driver, theme)
-        ui.settle()
-        axe_check(ui.driver, tally, f"{state}, {theme}")
-    tally.assert_clean()
+def show_deactivated(ui: Ui, shown: bool) -> None:
+    box = ui.driver.find_element(
+        By.XPATH, "//label[contains(normalize-space(), 'Show deactivated')]/input"
+    )
+    if box.is_selected() != shown:
+        box.click()
+
+
+def discard_all(ui: Ui) -> None:
+    ui.driver.find_element(By.XPATH, "//button[normalize-space()='Discard all']").click()
+    ui.wait_text("pending-count", "0")
+
+
+def pending(ui: Ui) -> int:
+    return int(ui.text_of("pending-count"))
 
 
 @pytest.mark.incremental
@@ -74,8 +113,8 @@ class TestAccessibility:
             for theme in THEMES:
                 set_theme(ui.driver, theme)
                 ui.settle()
-                axe_check(ui.driver, tally, f"{page}, {theme}")
-        tally.assert_clean()
+                axe_check(ui.driver, TALLY, f"{page}, {theme}")
+        TALLY.assert_clean()
         set_theme(ui.driver, "dark")
         ui.screenshot("a11y-accounts-dark")
 
@@ -84,7 +123,7 @@ class TestAccessibility:
         loaded(ui, "local-server")
         ui.one("reset-demo-data").click()
         ui.one("reset-demo-dialog")
-        axe_themes(ui, "local-server, reset dialog open")
+        axe_themes(ui.driver, "local-server, reset dialog open")
         press(ui.driver, Keys.ESCAPE)
         ui.wait(lambda d: not ui.all("reset-demo-dialog")[0].is_displayed(), "the dialog to close")
 
@@ -96,9 +135,36 @@ class TestAccessibility:
         field.send_keys(str(ui.e2e.zuliprc.with_name("no-such-zuliprc")))
         ui.one("zuliprc-import").click()
         ui.one("error")
-        axe_themes(ui, "accounts, error banner")
-        set_theme(ui.driver, None)
-        print(tally.summary())
+        axe_themes(ui.driver, "accounts, error banner")
+
+    def test_axe_on_the_grid_with_staged_and_disabled_cells(self, ui: Ui):
+        ui.go("memberships")
+        loaded(ui, "memberships")
+        # Deactivated people's cells are disabled (nobody may change them), with a reason.
+        show_deactivated(ui, True)
+        disabled = ui.wait(
+            lambda d: [key for key, cell in grid_cells(ui).items() if cell.disabled],
+            "disabled cells (deactivated people)",
+        )
+        user, stream = disabled[0]
+        ui.driver.execute_script(
+            "arguments[0].scrollIntoView({block: 'center'})", ui.one(f"cell-{user}-{stream}")
+        )
+        ui.settle()
+        # Staged cells next to them, in view: the grid and the pending list both show them.
+        shown = ui.driver.execute_script(SHOWN_CELLS_JS)
+        assert len(shown) >= 3, f"too few changeable cells in view: {shown}"
+        for testid in shown[:3]:
+            ui.one(testid).click()
+        ui.wait_text("pending-count", "3")
+        cells = grid_cells(ui)
+        assert sum(cell.staged for cell in cells.values()) == 3
+        assert cells[(user, stream)].disabled and "Deactivated" in cells[(user, stream)].title
+        ui.screenshot("a11y-grid-staged-disabled")
+        axe_themes(ui.driver, "memberships, staged and disabled cells")
+        discard_all(ui)
+        show_deactivated(ui, False)
+        ui.wait(lambda d: not any(c.disabled for c in grid_cells(ui).values()), "no disabled cell")
 
     def test_every_page_and_action_by_keyboard(self, ui: Ui):
         driver = ui.driver
@@ -109,15 +175,14 @@ class TestAccessibility:
             where = f"keyboard walk, {page}"
             stops = tab_cycle(driver, where)
             reached = {stop["key"] for stop in stops}
-            # The grid is virtualized: a row scrolled away and back is a new element with
-            # the same label, so an element also counts as reached by its description.
-            reached_what = {stop["what"] for stop in stops}
-            missed = [
-                el["what"]
-                for el in probe(driver, "operable")
-                if el["key"] not in reached and el["what"] not in reached_what
-            ]
+            missed = [el["what"] for el in probe(driver, "operable") if el["key"] not in reached]
             assert not missed, f"{where}: not reachable with Tab: {missed}"
+            # A grid is one Tab stop (roving tabindex); its cells are walked with arrows.
+            in_grid = [stop["what"] for stop in stops if stop["grid"] is not None]
+            if page == "memberships":
+                assert len(in_grid) == 1, f"{where}: the grid takes {len(in_grid)} Tab stops: {in_grid}"
+            else:
+                assert not in_grid, f"{where}: grid stops on a page without a grid: {in_grid}"
             # Shift+Tab goes back the way Tab came.
             shift_tab(driver)
             back = probe(driver, "active")
@@ -142,6 +207,150 @@ class TestAccessibility:
                 ),
                 f"focus on the {page} heading after Ctrl+{digit}",
             )
+
+    def test_the_grid_follows_the_aria_grid_pattern(self, ui: Ui):
+        driver = ui.driver
+        ctrl(driver, str(PAGES.index("memberships") + 1))
+        ui.wait(lambda d: page_of(ui) == "memberships", "the memberships page")
+        loaded(ui, "memberships")
+        where = "grid by keyboard"
+
+        def at() -> dict:
+            focused = focused_now(driver)
+            assert focused is not None, f"{where}: focus fell to the page"
+            return focused
+
+        def key(*keys: str, to: tuple[int, int], control: bool = False) -> dict:
+            """Press keys; focus must land on aria row/column `to`, shown and clear."""
+            chain = ActionChains(driver)
+            if control:
+                chain.key_down(Keys.CONTROL)
+            chain.send_keys(*keys)
+            if control:
+                chain.key_up(Keys.CONTROL)
+            chain.perform()
+            name = ("Ctrl+" if control else "") + "+".join(KEY_NAMES.get(k, k) for k in keys)
+            ui.wait(
+                lambda d: (g := at()["grid"]) is not None and (g["row"], g["col"]) == to,
+                f"{name} to focus row {to[0]}, column {to[1]}",
+            )
+            focused = at()
+            check_focus_shown(focused, f"{where}, {name}")
+            return focused
+
+        def into_grid(backwards: bool) -> dict:
+            """Tab (or Shift+Tab) until focus is in the grid, unless it still is."""
+            focused = focused_now(driver)
+            if focused is not None and focused["grid"] is not None:
+                return focused
+            for _ in range(60):
+                shift_tab(driver) if backwards else press(driver, Keys.TAB)
+                focused = focused_now(driver)
+                if focused is not None and focused["grid"] is not None:
+                    check_focus_shown(focused, where)
+                    return focused
+            raise AssertionError(f"{where}: Tab never reached the grid")
+
+        # One Tab stop: Tab enters the grid, the next Tab leaves it, Shift+Tab comes back.
+        entered = into_grid(backwards=False)
+        press(driver, Keys.TAB)
+        assert at()["grid"] is None, f"{where}: a second Tab stayed in the grid: {at()['what']}"
+        shift_tab(driver)
+        assert at()["key"] == entered["key"], f"{where}: Shift+Tab went to {at()['what']}"
+        rows, cols = entered["grid"]["rows"], entered["grid"]["cols"]
+        assert rows > 20 and cols > 3, entered["grid"]
+
+        corner = key(Keys.HOME, to=(1, 1), control=True)
+        assert corner["grid"]["cellRole"] == "columnheader", corner
+        header = key(Keys.ARROW_RIGHT, to=(1, 2))
+        assert header["grid"]["cellRole"] == "columnheader" and "Toggle everyone" in header["what"]
+        first = key(Keys.ARROW_DOWN, to=(2, 2))
+        assert first["grid"]["role"] == "checkbox", first
+        key(Keys.ARROW_RIGHT, to=(2, 3))
+        key(Keys.ARROW_LEFT, to=(2, 2))
+        person = key(Keys.HOME, to=(2, 1))
+        assert person["grid"]["cellRole"] == "rowheader" and "Toggle every" in person["what"]
+        ui.screenshot("a11y-grid-row-header-focused")
+        key(Keys.ARROW_LEFT, to=(2, 1))
+        key(Keys.END, to=(2, cols))
+        key(Keys.ARROW_RIGHT, to=(2, cols))
+        key(Keys.END, to=(rows, cols), control=True)
+        key(Keys.ARROW_DOWN, to=(rows, cols))
+        key(Keys.HOME, to=(1, 1), control=True)
+        key(Keys.ARROW_DOWN, Keys.ARROW_RIGHT, to=(2, 2))
+        # Page Down/Up jump by a screenful of rows (and stop at the ends).
+        press(driver, Keys.PAGE_DOWN)
+        ui.wait(lambda d: at()["grid"]["row"] > 3, "Page Down to jump several rows")
+        page = at()["grid"]["row"] - 2
+        check_focus_shown(at(), f"{where}, Page Down")
+        key(Keys.PAGE_DOWN, to=(min(2 + 2 * page, rows), 2))
+        key(Keys.PAGE_UP, to=(min(2 + 2 * page, rows) - page, 2))
+        key(Keys.HOME, to=(1, 1), control=True)
+        key(Keys.ARROW_DOWN, Keys.ARROW_RIGHT, to=(2, 2))
+
+        # Space stages the focused cell and unstages it again.
+        before = at()["grid"]["checked"]
+        press(driver, Keys.SPACE)
+        ui.wait(lambda d: at()["grid"]["staged"], "Space to stage the cell")
+        assert at()["grid"]["checked"] != before and pending(ui) == 1
+        press(driver, Keys.SPACE)
+        ui.wait(lambda d: not at()["grid"]["staged"], "Space to unstage the cell")
+        ui.wait_text("pending-count", "0")
+
+        # Enter on a person's header fills the row; on a channel's header, the column.
+        key(Keys.HOME, to=(2, 1))
+        press(driver, Keys.ENTER)
+        ui.wait(lambda d: pending(ui) > 0, "Enter on the row header to stage the row")
+        staged_row = driver.execute_script(
+            "return document.activeElement.closest('[role=row]')"
+            ".querySelectorAll('[data-staged]').length"
+        )
+        assert staged_row == pending(ui), f"{staged_row} staged in the row, {pending(ui)} pending"
+        discard_all(ui)
+        assert into_grid(backwards=True)["grid"]["col"] == 1, "the Tab stop moved"
+        key(Keys.ARROW_UP, Keys.ARROW_RIGHT, to=(1, 2))
+        press(driver, Keys.SPACE)
+        ui.wait(lambda d: pending(ui) > 0, "Space on the channel header to stage the column")
+        column = int(
+            driver.execute_script(
+                "return document.activeElement.closest('[data-testid=stream-header]')"
+                ".dataset.streamId"
+            )
+        )
+        staged = [k for k, cell in grid_cells(ui).items() if cell.staged]
+        assert staged and {stream for _, stream in staged} == {column}, staged
+        discard_all(ui)
+        into_grid(backwards=True)
+
+        # Scrolled away (the mouse wheel), the focused cell stays: focus is never lost,
+        # and the next arrow brings it back into view.
+        focused = key(Keys.ARROW_DOWN, Keys.ARROW_DOWN, to=(3, 2))
+        grid = ui.one("membership-grid")
+        scrolled = "return arguments[0].scrollTop"
+        try:
+            ActionChains(driver).scroll_from_origin(ScrollOrigin.from_element(grid), 0, 5000).perform()
+        except WebDriverException:
+            pass
+        ui.settle()
+        if driver.execute_script(scrolled, grid) < 500:
+            # WebKitWebDriver may not implement wheel actions: scroll as the wheel would.
+            print(f"{where}: no wheel action in this driver; the grid is scrolled by script")
+            driver.execute_script("arguments[0].scrollTop = arguments[0].scrollHeight", grid)
+        ui.wait(lambda d: driver.execute_script(scrolled, grid) >= 500, "the grid to scroll")
+        ui.settle()
+        still = probe(driver, "active")
+        assert still is not None and still["key"] == focused["key"], (
+            f"{where}: scrolling the grid moved focus from {focused['what']} to "
+            f"{still and still['what']}"
+        )
+        key(Keys.ARROW_DOWN, to=(4, 2))
+        # Tab leaves the grid; Shift+Tab comes back to the same cell.
+        here = at()
+        press(driver, Keys.TAB)
+        assert at()["grid"] is None, f"{where}: Tab stayed in the grid: {at()['what']}"
+        shift_tab(driver)
+        assert at()["key"] == here["key"], f"{where}: Shift+Tab went to {at()['what']}"
+        print(f"{where}: {rows} rows x {cols} columns, page = {page} rows, one Tab stop")
 
     def test_the_dialog_traps_and_returns_focus(self, ui: Ui):
         driver = ui.driver

@@ -24,6 +24,7 @@ from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support.ui import WebDriverWait
 
+from a11y import axe_themes
 from conftest import E2EEnv
 
 DEMO_REALM = "Lumen Labs"
@@ -510,6 +511,8 @@ class TestWeir:
             click_cell(ui, user, stream)
         ui.wait_text("pending-count", "4")
         ui.wait_text("planned-requests", "2 requests")
+        # A member's grid: staged cells next to disabled ones (others' memberships).
+        axe_themes(ui.driver, "memberships (a member's view), staged and disabled cells")
         apply_and_wait(ui, "Applied 4 changes in 2 requests.")
         mine = {s["name"] for s in api_get(e2e, "users/me/subscriptions")["subscriptions"]}
         assert mine == {"Engineering", "Secret Plans"}, mine

@@ -22,6 +22,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
+from a11y import axe_themes
 from conftest import E2EEnv
 from test_app import Ui, content
 
@@ -240,6 +241,7 @@ class TestBotsAndWebhooks:
         set_body(ui, json.dumps(HELLO))
         assert send_and_wait(ui, "dry-run") == "200"
         dry = preview_html(ui)
+        axe_themes(ui.driver, "bots workbench, dry-run preview")
         assert send_and_wait(ui, "send-webhook") == "200"
         ui.wait(lambda d: "#general" in ui.text_of("message-preview"), "the sent message")
         sent = preview_html(ui)
@@ -265,6 +267,7 @@ class TestBotsAndWebhooks:
             and "Notification" in ui.text_of("message-preview"),
             "the owner's notice about the missing header",
         )
+        axe_themes(ui.driver, "bots workbench, fixture results and the owner's notice")
         ui.screenshot("workbench-fixtures")
 
     def test_regenerating_the_key_lists_the_built_url(self, ui: Ui, e2e: E2EEnv):
