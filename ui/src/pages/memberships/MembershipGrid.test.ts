@@ -342,3 +342,80 @@ describe('the memberships grid by keyboard (ARIA grid pattern)', () => {
     });
   });
 });
+
+describe('focus after pending-changes actions', () => {
+  const button = (name: string | RegExp) => screen.getByRole('button', { name });
+
+  it('goes back to the grid when Discard all disables itself', async () => {
+    await open();
+    await fireEvent.click(cell(2, 3));
+    await fireEvent.click(cell(4, 1));
+    button('Discard all').focus();
+    await fireEvent.click(button('Discard all'));
+    await waitFor(() => {
+      expect(document.activeElement).toBe(cell(4, 1));
+    });
+    expect(button('Discard all')).toBeDisabled();
+  });
+
+  it('moves to the next discard button, then the previous, then the grid', async () => {
+    await open();
+    for (const [user, stream] of [
+      [2, 1],
+      [4, 1],
+      [2, 3],
+    ] as const)
+      await fireEvent.click(cell(user, stream));
+    const discards = () => screen.getAllByRole('button', { name: /^Discard: / });
+    expect(discards()).toHaveLength(3);
+    const [first, second, third] = discards();
+    first?.focus();
+    await fireEvent.click(first as HTMLElement);
+    await waitFor(() => {
+      expect(document.activeElement).toBe(second);
+    });
+    third?.focus();
+    await fireEvent.click(third as HTMLElement);
+    await waitFor(() => {
+      expect(document.activeElement).toBe(second);
+    });
+    await fireEvent.click(second as HTMLElement);
+    await waitFor(() => {
+      expect(document.activeElement).toBe(cell(2, 3));
+    });
+    expect(pending()).toBe('0');
+  });
+
+  it('after Apply, stays on Apply while changes are left, else goes to the grid', async () => {
+    await open({
+      apply_membership_changes: ({ request }) => ({
+        journalId: 1,
+        requestsTotal: 1,
+        requestsSent: 1,
+        cancelled: false,
+        results: request.changes.map((c) => ({
+          ...c,
+          status: c.userId === 4 ? 'failed' : 'removed',
+          ok: c.userId !== 4,
+          message: c.userId === 4 ? 'Insufficient permission' : null,
+        })),
+      }),
+    });
+    await fireEvent.click(cell(2, 1));
+    screen.getByTestId('apply-changes').focus();
+    await fireEvent.click(screen.getByTestId('apply-changes'));
+    await screen.findByTestId('apply-status');
+    await waitFor(() => {
+      expect(document.activeElement).toBe(cell(2, 1));
+    });
+    await fireEvent.click(cell(4, 1));
+    screen.getByTestId('apply-changes').focus();
+    await fireEvent.click(screen.getByTestId('apply-changes'));
+    await waitFor(() => {
+      expect(screen.getByTestId('apply-status')).toHaveTextContent('1 not applied');
+    });
+    await waitFor(() => {
+      expect(document.activeElement).toBe(screen.getByTestId('apply-changes'));
+    });
+  });
+});
