@@ -22,7 +22,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
-from a11y import axe_themes
+from a11y import axe_themes, probe, tab_to
+from a11y import press as press_key
 from conftest import E2EEnv
 from test_app import Ui, content
 
@@ -239,7 +240,17 @@ class TestBotsAndWebhooks:
     def test_dry_run_and_real_send_give_the_same_html(self, ui: Ui):
         set_input(ui, "webhook-stream", "general")
         set_body(ui, json.dumps(HELLO))
-        assert send_and_wait(ui, "dry-run") == "200"
+        # By keyboard: the button disables itself while it runs, and focus comes back to
+        # it afterwards instead of staying lost on the page.
+        before = result_seq(ui)
+        tab_to(ui.driver, "dry-run", "workbench by keyboard")
+        press_key(ui.driver, Keys.ENTER)
+        ui.wait(lambda d: result_seq(ui) > before, "a new result after Dry run by keyboard")
+        assert content(ui.one("webhook-status")) == "200"
+        ui.wait(
+            lambda d: (probe(d, "active") or {}).get("testid") == "dry-run",
+            "focus back on Dry run after it ran",
+        )
         dry = preview_html(ui)
         axe_themes(ui.driver, "bots workbench, dry-run preview")
         assert send_and_wait(ui, "send-webhook") == "200"

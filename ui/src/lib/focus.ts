@@ -38,3 +38,42 @@ export async function keepFocus(
 export function gridTabStop(): HTMLElement | null {
   return document.querySelector<HTMLElement>('[role="grid"] [tabindex="0"]');
 }
+
+/**
+ * Gives focus back to a button that disabled itself while its action ran (Send, Create,
+ * Import…). WebKit blurs a control as it is disabled, so a keyboard user would be left on
+ * the page and start over from the top; once the button is enabled again, and focus is
+ * still nowhere, it returns. Focus the user moves meanwhile cancels that. Returns the
+ * uninstaller.
+ */
+export function keepFocusThroughBusy(root: Document = document): () => void {
+  let observer: MutationObserver | null = null;
+  const stop = () => {
+    observer?.disconnect();
+    observer = null;
+  };
+  const nowhere = () => root.activeElement === null || root.activeElement === root.body;
+  const onfocusout = (event: FocusEvent) => {
+    const control = event.target;
+    if (event.relatedTarget !== null || !(control instanceof HTMLElement)) return;
+    // After the blur has settled: was it lost because the control is now disabled?
+    queueMicrotask(() => {
+      if (!control.isConnected || !control.matches(':disabled') || !nowhere()) return;
+      stop();
+      const watch = new MutationObserver(() => {
+        if (control.matches(':disabled')) return;
+        stop();
+        if (control.isConnected && nowhere()) control.focus();
+      });
+      watch.observe(control, { attributes: true, attributeFilter: ['disabled'] });
+      observer = watch;
+    });
+  };
+  root.addEventListener('focusout', onfocusout);
+  root.addEventListener('focusin', stop);
+  return () => {
+    stop();
+    root.removeEventListener('focusout', onfocusout);
+    root.removeEventListener('focusin', stop);
+  };
+}
