@@ -73,14 +73,21 @@ export function grid(viewerRole: 'owner' | 'member' = 'owner'): MembershipGrid {
   };
 }
 
-/** `grid()` with `extra` more people (members in #general), so the grid virtualizes. */
-export function largeGrid(extra: number): MembershipGrid {
+/**
+ * `grid()` with `extra` more people (members in #general) and `extraStreams` more public
+ * channels (nobody in them, named to sort after the others), so both axes virtualize.
+ */
+export function largeGrid(extra: number, extraStreams = 0): MembershipGrid {
   const base = grid();
   const first = base.people.length;
   for (let i = 0; i < extra; i++) {
     const name = `Person ${String(i).padStart(4, '0')}`;
     base.people.push(person(1000 + i, name, 'member', 2, { email: `p${i}@lumen.test` }));
     base.streams[0]?.subscribers.push(first + i);
+  }
+  for (let i = 0; i < extraStreams; i++) {
+    const name = `zone-${String(i).padStart(4, '0')}`;
+    base.streams.push({ streamId: 1000 + i, name, inviteOnly: false, kind: 0, subscribers: [] });
   }
   return base;
 }

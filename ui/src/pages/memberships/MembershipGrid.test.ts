@@ -329,6 +329,29 @@ describe('the memberships grid by keyboard (ARIA grid pattern)', () => {
     expect(grid).toHaveAttribute('aria-rowcount', '505');
   });
 
+  it('keeps the focused column rendered when the grid scrolls it out sideways', async () => {
+    await open({ load_memberships: () => largeGrid(0, 300) });
+    const grid = screen.getByRole('grid');
+    const headers = () => grid.querySelectorAll('[data-testid="stream-header"]').length;
+    cell(1, 1).focus();
+    await press('ArrowUp', () => at(-1, 0));
+    expect(headers()).toBeLessThan(40);
+    grid.scrollLeft = 200 * 34;
+    await fireEvent.scroll(grid);
+    await waitFor(() => {
+      expect(screen.queryByTestId('cell-1-3')).toBeNull();
+    });
+    // The channel header in focus and its column's cells stay; the window moved on.
+    expect(document.activeElement).toBe(at(-1, 0));
+    expect(cell(2, 1)).toBeInTheDocument();
+    expect(headers()).toBeLessThan(40);
+    expect(tabStops()).toEqual([at(-1, 0)]);
+    await press('ArrowRight', () => at(-1, 1));
+    expect(grid.scrollLeft).toBe(34);
+    await press('End', () => at(-1, 302));
+    expect(at(-1, 302).closest('[role="columnheader"]')).toHaveAttribute('aria-colindex', '304');
+  });
+
   it('keeps a Tab stop when filters shrink the grid, on the headers when it is empty', async () => {
     await open();
     cell(101, 5).focus();
