@@ -21,9 +21,11 @@
 //! * [`seed`]: the standard organization every suite shares.
 //! * [`load`]: the mixed load with its serial replay (`tests/load.rs`, `tests/faults.rs`,
 //!   `weir-bench load`).
+//! * [`driver`]: `tauri-driver` with hermetic XDG homes for the app, stopped with
+//!   everything it started (`tests/e2e.rs`, `weir-bench grid`).
 //!
 //! Every module's public items are re-exported here, so suites `use weir_tests::*;`
-//! (except [`helloworld`], which only the webhook suites use, and [`load`]).
+//! (except [`helloworld`], which only the webhook suites use, [`load`] and [`driver`]).
 
 // This crate is the harness, not test code: clippy's `allow-unwrap-in-tests` and
 // `allow-expect-in-tests` (clippy.toml) do not reach a library, so the workspace's deny
@@ -32,6 +34,7 @@
 
 pub mod api;
 pub mod assert;
+pub mod driver;
 pub mod helloworld;
 pub mod html;
 pub mod load;

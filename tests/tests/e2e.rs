@@ -33,12 +33,12 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
-use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
 use std::os::unix::fs::PermissionsExt;
-use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, ExitStatus, Stdio};
+use std::process::{Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
+
+use weir_tests::driver::{Driver, Homes, tauri_driver_binary};
 
 use weir_tests::{
     ADMIN, DEACTIVATED, GENERIC_BOT, GUEST, MEMBER, MEMBER2, MODERATOR, OTHER_BOT, OWNER,
@@ -48,8 +48,6 @@ use weir_tests::{
 
 /// The Tauri identifier: the app's directories are `<XDG home>/dev.weir.desktop`.
 const APP_IDENTIFIER: &str = "dev.weir.desktop";
-/// How long tauri-driver and its WebKitWebDriver may take to listen.
-const DRIVER_START_TIMEOUT: Duration = Duration::from_secs(30);
 /// The whole browser script, app start-up included.
 const PYTEST_TIMEOUT: Duration = Duration::from_secs(600);
 /// How long the app may take to quit once its WebDriver session is deleted.
@@ -68,13 +66,13 @@ fn the_real_app_shows_the_demo_and_imports_a_zuliprc_into_the_keyring() {
         ui_index.display()
     );
     let python = python();
-    let tauri_driver = tauri_driver_binary();
+    let tauri_driver = tauri_driver_binary().unwrap_or_else(|e| panic!("{e}"));
     let app = app_binary();
 
     // The second account's organization, and its plaintext zuliprc.
     let server = TestServer::start_with_env(standard_seed(), &[], &[("RUST_LOG", "trace")]);
     let scratch = tempfile::tempdir().expect("temp dir");
-    let homes = Homes::create(scratch.path());
+    let homes = Homes::create(scratch.path()).expect("create the app's XDG homes");
     let zuliprc = scratch.path().join("rc").join("zuliprc");
     fs::create_dir(zuliprc.parent().expect("rc dir")).expect("create rc dir");
     fs::write(
@@ -90,7 +88,9 @@ fn the_real_app_shows_the_demo_and_imports_a_zuliprc_into_the_keyring() {
     let artifacts = workspace_root().join("artifacts").join("e2e");
     clear_old_artifacts(&artifacts);
 
-    let mut driver = Driver::start(&tauri_driver, &homes, scratch.path());
+    // The app logs everything it can: no key may be among it.
+    let mut driver = Driver::start(&tauri_driver, &homes, scratch.path(), "trace")
+        .unwrap_or_else(|e| panic!("{e}"));
     let pytest = run_pytest(
         &python,
         &[
@@ -223,37 +223,6 @@ fn python() -> PathBuf {
     python
 }
 
-/// `tauri-driver` from `PATH`, else `~/.cargo/bin`; and the WebKitWebDriver it runs.
-fn tauri_driver_binary() -> PathBuf {
-    let found = find_in_path("tauri-driver").or_else(|| {
-        let home = std::env::var_os("HOME")?;
-        let candidate = PathBuf::from(home)
-            .join(".cargo")
-            .join("bin")
-            .join("tauri-driver");
-        candidate.is_file().then_some(candidate)
-    });
-    let Some(driver) = found else {
-        panic!(
-            "tauri-driver is not installed (neither on PATH nor in ~/.cargo/bin): \
-             `cargo install tauri-driver --locked` (scripts/setup.sh --test does)"
-        );
-    };
-    assert!(
-        find_in_path("WebKitWebDriver").is_some(),
-        "WebKitWebDriver is not on PATH: install the `webkit2gtk-driver` package \
-         (scripts/setup.sh --test does)"
-    );
-    driver
-}
-
-fn find_in_path(name: &str) -> Option<PathBuf> {
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|dir| dir.join(name))
-        .find(|candidate| candidate.is_file())
-}
-
 /// The keyring service the app under test stores keys under: `weir-dev` for the debug
 /// build made here; `WEIR_APP_KEYRING_SERVICE` (`weir` for a release `WEIR_APP_BIN`) wins.
 fn keyring_service() -> String {
@@ -296,28 +265,6 @@ fn app_binary() -> PathBuf {
     );
     println!("app: {} (built in {:?})", bin.display(), started.elapsed());
     bin.canonicalize().expect("canonical app path")
-}
-
-/// Fresh XDG homes for the app.
-struct Homes {
-    data: PathBuf,
-    config: PathBuf,
-    cache: PathBuf,
-}
-
-impl Homes {
-    fn create(root: &Path) -> Homes {
-        let make = |name: &str| {
-            let dir = root.join("xdg").join(name);
-            fs::create_dir_all(&dir).expect("create XDG dir");
-            dir
-        };
-        Homes {
-            data: make("data"),
-            config: make("config"),
-            cache: make("cache"),
-        }
-    }
 }
 
 /// Removes the previous run's screenshots and failure dumps, so that what is in
@@ -445,247 +392,6 @@ fn files_containing_any(roots: &[&Path], keys: &BTreeSet<String>) -> Vec<(PathBu
 fn tail(text: &str, lines: usize) -> String {
     let all: Vec<&str> = text.lines().collect();
     all[all.len().saturating_sub(lines)..].join("\n")
-}
-
-/// A free loopback port (free when asked; tauri-driver binds it a moment later, and a
-/// start that loses the race is retried).
-fn free_ports() -> (u16, u16) {
-    let a = TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).expect("bind");
-    let b = TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).expect("bind");
-    (
-        a.local_addr().expect("addr").port(),
-        b.local_addr().expect("addr").port(),
-    )
-}
-
-fn accepts(port: u16) -> bool {
-    let address = SocketAddr::from((Ipv4Addr::LOCALHOST, port));
-    TcpStream::connect_timeout(&address, Duration::from_millis(200)).is_ok()
-}
-
-/// A running `tauri-driver` (and, through it, WebKitWebDriver and the app). It is the
-/// leader of its own process group; whatever of that group and of its process tree is
-/// still running is killed when it stops (or is dropped).
-struct Driver {
-    child: Option<Child>,
-    port: u16,
-    log_path: PathBuf,
-}
-
-impl Driver {
-    fn start(binary: &Path, homes: &Homes, log_dir: &Path) -> Driver {
-        let mut failures = Vec::new();
-        for attempt in 1..=3 {
-            let (port, native_port) = free_ports();
-            let log_path = log_dir.join(format!("tauri-driver-{attempt}.log"));
-            let log = fs::File::create(&log_path).expect("create driver log");
-            let child = Command::new(binary)
-                .args(["--port", &port.to_string()])
-                .args(["--native-port", &native_port.to_string()])
-                .env("XDG_DATA_HOME", &homes.data)
-                // The app logs everything it can: no key may be among it.
-                .env("RUST_LOG", "trace")
-                .env("XDG_CONFIG_HOME", &homes.config)
-                .env("XDG_CACHE_HOME", &homes.cache)
-                .stdin(Stdio::null())
-                .stdout(log.try_clone().expect("clone log"))
-                .stderr(log)
-                .process_group(0)
-                .spawn()
-                .unwrap_or_else(|e| panic!("cannot start {}: {e}", binary.display()));
-            let mut driver = Driver {
-                child: Some(child),
-                port,
-                log_path,
-            };
-            let deadline = Instant::now() + DRIVER_START_TIMEOUT;
-            loop {
-                if accepts(port) && accepts(native_port) {
-                    return driver;
-                }
-                let exited = driver
-                    .child
-                    .as_mut()
-                    .and_then(|c| c.try_wait().ok().flatten());
-                if exited.is_some() || Instant::now() > deadline {
-                    let why = match exited {
-                        Some(status) => format!("exited ({status})"),
-                        None => format!("not listening after {DRIVER_START_TIMEOUT:?}"),
-                    };
-                    let log = driver.stop();
-                    failures.push(format!("attempt {attempt}: tauri-driver {why}\n{log}"));
-                    break;
-                }
-                std::thread::sleep(Duration::from_millis(50));
-            }
-        }
-        panic!(
-            "tauri-driver did not come up:\n{}",
-            failures.join("\n---\n")
-        );
-    }
-
-    fn url(&self) -> String {
-        format!("http://127.0.0.1:{}", self.port)
-    }
-
-    fn pid(&self) -> Option<u32> {
-        self.child.as_ref().map(Child::id)
-    }
-
-    /// Waits for every process below the native driver (the app and its WebKit
-    /// processes) to end; returns those still running at the deadline.
-    fn wait_for_app_exit(&self, timeout: Duration) -> Vec<String> {
-        let Some(pid) = self.pid() else {
-            return Vec::new();
-        };
-        let deadline = Instant::now() + timeout;
-        loop {
-            let table = process_table();
-            let drivers: BTreeSet<u32> = table
-                .iter()
-                .filter(|(_, p)| p.ppid == pid)
-                .map(|(id, _)| *id)
-                .collect();
-            let left: Vec<String> = family(&table, pid)
-                .into_iter()
-                .filter(|id| *id != pid && !drivers.contains(id))
-                .map(|id| describe(id, &table))
-                .collect();
-            if left.is_empty() || Instant::now() > deadline {
-                return left;
-            }
-            std::thread::sleep(Duration::from_millis(100));
-        }
-    }
-
-    /// Stops tauri-driver and everything it started; returns its log.
-    fn stop(&mut self) -> String {
-        if let Some(mut child) = self.child.take() {
-            let pid = child.id();
-            // Everything of ours, collected before anything dies and gets reparented.
-            let ours = family(&process_table(), pid);
-            signal(&ours, "TERM");
-            let deadline = Instant::now() + Duration::from_secs(5);
-            loop {
-                let _ = child.try_wait();
-                let table = process_table();
-                let alive: Vec<u32> = ours
-                    .iter()
-                    .copied()
-                    .filter(|id| table.get(id).is_some_and(|p| p.state != 'Z'))
-                    .collect();
-                if alive.is_empty() {
-                    break;
-                }
-                if Instant::now() > deadline {
-                    signal(&alive, "KILL");
-                    break;
-                }
-                std::thread::sleep(Duration::from_millis(50));
-            }
-            let _ = child.kill();
-            let _ = child.wait();
-        }
-        fs::read_to_string(&self.log_path).unwrap_or_default()
-    }
-}
-
-impl Drop for Driver {
-    fn drop(&mut self) {
-        self.stop();
-    }
-}
-
-fn signal(pids: &[u32], name: &str) {
-    if pids.is_empty() {
-        return;
-    }
-    let _ = Command::new("kill")
-        .arg(format!("-{name}"))
-        .args(pids.iter().map(u32::to_string))
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status();
-}
-
-struct Proc {
-    ppid: u32,
-    pgrp: u32,
-    state: char,
-}
-
-/// Every process: pid -> parent, process group and state (from `/proc/<pid>/stat`).
-fn process_table() -> BTreeMap<u32, Proc> {
-    let mut table = BTreeMap::new();
-    let Ok(entries) = fs::read_dir("/proc") else {
-        return table;
-    };
-    for entry in entries.flatten() {
-        let Some(pid) = entry
-            .file_name()
-            .to_str()
-            .and_then(|s| s.parse::<u32>().ok())
-        else {
-            continue;
-        };
-        let Ok(stat) = fs::read_to_string(entry.path().join("stat")) else {
-            continue;
-        };
-        // `pid (comm) state ppid pgrp ...`; comm may hold spaces and parentheses.
-        let Some(rest) = stat.rfind(')').map(|i| &stat[i + 1..]) else {
-            continue;
-        };
-        let fields: Vec<&str> = rest.split_whitespace().collect();
-        if let [state, ppid, pgrp, ..] = fields.as_slice() {
-            table.insert(
-                pid,
-                Proc {
-                    ppid: ppid.parse().unwrap_or(0),
-                    pgrp: pgrp.parse().unwrap_or(0),
-                    state: state.chars().next().unwrap_or('?'),
-                },
-            );
-        }
-    }
-    table
-}
-
-/// `root`, its descendants, and the members of its process group (which stay in the group
-/// when an ancestor dies and they are reparented). Zombies are left out.
-fn family(table: &BTreeMap<u32, Proc>, root: u32) -> Vec<u32> {
-    let mut found: BTreeSet<u32> = table
-        .iter()
-        .filter(|(_, p)| p.pgrp == root)
-        .map(|(id, _)| *id)
-        .collect();
-    found.insert(root);
-    let mut queue: Vec<u32> = found.iter().copied().collect();
-    while let Some(parent) = queue.pop() {
-        for (id, p) in table {
-            if p.ppid == parent && found.insert(*id) {
-                queue.push(*id);
-            }
-        }
-    }
-    found
-        .into_iter()
-        .filter(|id| table.get(id).is_some_and(|p| p.state != 'Z'))
-        .collect()
-}
-
-fn describe(pid: u32, table: &BTreeMap<u32, Proc>) -> String {
-    let cmdline = fs::read(format!("/proc/{pid}/cmdline"))
-        .map(|raw| {
-            String::from_utf8_lossy(&raw)
-                .split('\0')
-                .filter(|s| !s.is_empty())
-                .collect::<Vec<_>>()
-                .join(" ")
-        })
-        .unwrap_or_default();
-    let ppid = table.get(&pid).map_or(0, |p| p.ppid);
-    format!("pid {pid} (parent {ppid}): {cmdline}")
 }
 
 struct Pytest {
