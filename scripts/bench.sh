@@ -13,9 +13,13 @@
 #   app          Weir's cold start to a usable window and its memory with the demo
 #                loaded (PSS, app + WebKit processes) next to a minimal Tauri app; runs on
 #                a virtual display (xvfb-run) with a private D-Bus session bus
-#   grid         the memberships grid's data path: a generated 10,000 x 1,000
-#                organization on a weir-server with --rate-limit 200; grid load time, and
-#                the requests, time and failures of applying 10,000 cell changes
+#   grid         the memberships grid: a generated 10,000 x 1,000 organization on a
+#                weir-server with --rate-limit 200; the data path (grid load time, the
+#                requests, time and failures of applying 10,000 cell changes), then the
+#                release app in its WebKit window through tauri-driver (time to a usable
+#                grid, frame times scrolling and toggling, memory next to the demo); runs
+#                on a virtual display with a private keyring (scripts/with-keyring.sh);
+#                --no-window measures the data path only
 #   all          all of them but grid, with their default settings
 #
 # Arguments after the bench name go to that bench only (not with `all`):
@@ -23,7 +27,7 @@
 #   scripts/bench.sh unsubscribe --rounds 3
 #   scripts/bench.sh load --seconds 30 --clients 64
 #   scripts/bench.sh app --rounds 5 --settle-ms 3000
-#   scripts/bench.sh grid --people 2000 --streams 200
+#   scripts/bench.sh grid --people 2000 --streams 200 --window-rounds 3 --frames 300
 #   target/release/weir-bench <bench> --help
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -49,10 +53,17 @@ case "$bench" in
     ;;
 esac
 
-if [[ "$bench" == app || "$bench" == all ]]; then
-  for tool in xvfb-run dbus-run-session; do
-    command -v "$tool" >/dev/null 2>&1 || {
-      echo "bench: the app bench needs $tool (scripts/setup.sh --test installs it)" >&2
+windowed=false
+case "$bench" in
+  app | all) windowed=true ;;
+  grid) [[ " $* " == *" --no-window "* ]] || windowed=true ;;
+esac
+if $windowed; then
+  tools=(xvfb-run dbus-run-session)
+  [[ "$bench" == grid ]] && tools+=(gnome-keyring-daemon tauri-driver WebKitWebDriver)
+  for tool in "${tools[@]}"; do
+    command -v "$tool" >/dev/null 2>&1 || [[ -x "$HOME/.cargo/bin/$tool" ]] || {
+      echo "bench: the $bench bench needs $tool (scripts/setup.sh --test installs it)" >&2
       exit 1
     }
   done
@@ -66,17 +77,21 @@ run_server_bench() {
   target/release/weir-bench "$@"
 }
 
-# A virtual 1280x800 screen, and a private session bus so that nothing autolaunches one.
-# The report goes out through fds 3 and 4; the display, the bus and the services the apps
-# get activated on it (accessibility bus, keyring) write to a log, shown only on failure.
-run_app() {
-  local log status=0
-  log=$(mktemp -t weir-bench-app-session-XXXXXX.log)
+# A virtual 1280x800 screen, and a private session bus so that nothing autolaunches one
+# (for grid, also a private unlocked keyring: scripts/with-keyring.sh). The report goes
+# out through fds 3 and 4; the display, the bus and the services the apps get activated
+# on it (accessibility bus, keyring) write to a log, shown only on failure.
+run_windowed() {
+  local bench=$1 log status=0
+  shift
+  local session=(dbus-run-session --)
+  [[ "$bench" == grid ]] && session=(scripts/with-keyring.sh)
+  log=$(mktemp -t "weir-bench-$bench-session-XXXXXX.log")
   xvfb-run -a -s "-screen 0 1280x800x24" \
-    dbus-run-session -- sh -c 'exec "$0" app "$@" >&3 2>&4 3>&- 4>&-' \
-    target/release/weir-bench "$@" 3>&1 4>&2 >"$log" 2>&1 || status=$?
+    "${session[@]}" sh -c 'exec "$0" "$@" >&3 2>&4 3>&- 4>&-' \
+    target/release/weir-bench "$bench" "$@" 3>&1 4>&2 >"$log" 2>&1 || status=$?
   if ((status)); then
-    echo "bench: the app bench failed ($status); display and session bus log:" >&2
+    echo "bench: the $bench bench failed ($status); display and session bus log:" >&2
     tail -n 40 "$log" >&2
   fi
   rm -f "$log"
@@ -84,8 +99,11 @@ run_app() {
 }
 
 case "$bench" in
-  webhooks | unsubscribe | load | grid) run_server_bench "$bench" "$@" ;;
-  app) run_app "$@" ;;
+  webhooks | unsubscribe | load) run_server_bench "$bench" "$@" ;;
+  grid)
+    if $windowed; then run_windowed grid "$@"; else run_server_bench grid "$@"; fi
+    ;;
+  app) run_windowed app "$@" ;;
   all)
     # All run even when one fails; the status is the first failure's.
     status=0
@@ -93,7 +111,7 @@ case "$bench" in
       run_server_bench "$server_bench" || { code=$?; ((status)) || status=$code; }
       echo
     done
-    run_app || { code=$?; ((status)) || status=$code; }
+    run_windowed app || { code=$?; ((status)) || status=$code; }
     exit "$status"
     ;;
 esac

@@ -1,14 +1,18 @@
-//! `weir-bench grid`: the memberships grid's data path on a large organization.
+//! `weir-bench grid`: the memberships grid on a large organization.
 //!
 //! Generates an organization (by default 10,000 people × 1,000 streams, about 50 streams
 //! per person, 5% of streams private), serves it with a release `weir-server` started with
-//! `--rate-limit`, and measures with Weir's own client and `weir_core::memberships`:
-//! loading the grid (`register` + `users/me` + building the matrix), planning, and applying
-//! 10,000 cell changes twice: as one block (100 people leaving the same 100 streams, one
-//! request, after a preparation that subscribes them all) and scattered (random cells
-//! flipped over 40 streams). Prints the requests sent, the time and
-//! whether any cell failed. The UI side (time to a usable grid in the window, frame times,
-//! memory) is not measured here.
+//! `--rate-limit`, and measures:
+//!
+//! - the data path, with Weir's own client and `weir_core::memberships`: loading the grid
+//!   (`register` + `users/me` + building the matrix), planning, and applying 10,000 cell
+//!   changes twice: as one block (100 people leaving the same 100 streams, one request,
+//!   after a preparation that subscribes them all) and scattered (random cells flipped
+//!   over 40 streams), with the requests sent, the time and whether any cell failed;
+//! - the window (`grid_window`, unless `--no-window`): the release app in its WebKit
+//!   window, as a second owner of the organization (its own rate-limit budget): time from
+//!   opening the Memberships page to a usable grid, frame times while scrolling and
+//!   toggling, and memory next to the same app on the demo.
 
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -22,11 +26,14 @@ use weir_core::memberships::{
 };
 use weir_core::{ClientConfig, Credentials, TlsOptions, ZulipClient};
 
+use crate::grid_window::{self, Account, WindowArgs};
 use crate::process::ServerProcess;
 use crate::{Result, runtime};
 
 const OWNER_EMAIL: &str = "owner@grid.test";
 const OWNER_KEY: &str = "GridBenchOwnerKey000000000000001";
+/// The second owner, whom the window part imports: `person2@grid.test`.
+const WINDOW_USER: u32 = 2;
 
 #[derive(Debug, Parser)]
 pub struct Args {
@@ -48,6 +55,8 @@ pub struct Args {
     /// weir-server binary.
     #[arg(long, default_value = "target/release/weir-server")]
     server_bin: PathBuf,
+    #[command(flatten)]
+    window: WindowArgs,
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
@@ -86,11 +95,8 @@ fn seed(args: &Args) -> Value {
             let (email, role, key) = if id == 1 {
                 (OWNER_EMAIL.to_string(), "owner", OWNER_KEY.to_string())
             } else {
-                (
-                    format!("person{id}@grid.test"),
-                    "member",
-                    format!("{id:0>32}"),
-                )
+                let role = if id == WINDOW_USER { "owner" } else { "member" };
+                (format!("person{id}@grid.test"), role, person_key(id))
             };
             json!({"user_id": id, "email": email, "full_name": format!("Person {id}"),
                    "role": role, "api_key": key})
@@ -108,6 +114,10 @@ fn seed(args: &Args) -> Value {
         .collect();
     json!({"realm": {"name": "Grid bench", "url": "http://grid.localhost"},
            "users": users, "streams": streams})
+}
+
+fn person_key(id: u32) -> String {
+    format!("{id:0>32}")
 }
 
 async fn bench(args: Args) -> Result<ExitCode> {
@@ -137,7 +147,23 @@ async fn bench(args: Args) -> Result<ExitCode> {
         started.elapsed().as_secs_f64(),
         args.rate_limit
     );
-    let outcome = measure(&args, &format!("http://{}", server.address)).await;
+    let site = format!("http://{}", server.address);
+    let outcome = measure(&args, &site).await;
+    let outcome = match outcome {
+        Ok(code) if !args.window.no_window => {
+            println!();
+            let email = format!("person{WINDOW_USER}@grid.test");
+            let account = Account {
+                site: &site,
+                email: &email,
+                key: &person_key(WINDOW_USER),
+            };
+            grid_window::measure(&args.window, &account, args.people as usize)
+                .await
+                .map(|()| code)
+        }
+        other => other,
+    };
     server.kill().await?;
     outcome
 }

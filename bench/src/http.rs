@@ -43,6 +43,16 @@ impl Connection {
         self.send(request).await
     }
 
+    /// `DELETE` without a body or credentials.
+    pub async fn delete(&mut self, uri: Uri) -> Result<(StatusCode, Bytes)> {
+        let request = Request::builder()
+            .method(Method::DELETE)
+            .uri(uri)
+            .header(HOST, self.host.clone())
+            .body(Full::new(Bytes::new()))?;
+        self.send(request).await
+    }
+
     /// `GET` with HTTP basic auth.
     pub async fn get(&mut self, uri: Uri, authorization: &str) -> Result<(StatusCode, Bytes)> {
         let request = Request::builder()

@@ -7,13 +7,16 @@
 
 mod app;
 mod grid;
+mod grid_window;
 mod http;
 mod load;
 mod minimal;
 mod mixed;
 mod process;
+mod procfs;
 mod report;
 mod unsubscribe;
+mod webdriver;
 mod webhooks;
 
 use std::process::ExitCode;
@@ -36,8 +39,10 @@ enum Command {
     /// App start-up: Weir's cold start to a usable window and its memory with the demo
     /// loaded, next to a minimal Tauri app (needs a display; see `scripts/bench.sh app`).
     App(app::Args),
-    /// The memberships grid's data path on a 10,000 × 1,000 organization: load, plan,
-    /// apply 10,000 cell changes against a rate-limited weir-server.
+    /// The memberships grid on a 10,000 × 1,000 organization: load, plan, apply 10,000
+    /// cell changes against a rate-limited weir-server; then, in the app's window, time to
+    /// a usable grid, frame times and memory (needs a display and a private keyring; see
+    /// `scripts/bench.sh grid`).
     Grid(grid::Args),
     /// Webhook ingest: weir-server against a minimal axum handler, with a crash-durability
     /// check after every weir round.

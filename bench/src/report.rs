@@ -15,6 +15,16 @@ pub fn median(values: &[f64]) -> f64 {
     }
 }
 
+/// The `p`th percentile (0–100) of the finite values by nearest rank: the smallest value
+/// with at least `p`% of the values at or below it. NaN when there is none.
+pub fn percentile(values: &[f64], p: f64) -> f64 {
+    let mut sorted: Vec<f64> = values.iter().copied().filter(|v| v.is_finite()).collect();
+    sorted.sort_by(f64::total_cmp);
+    let count = sorted.len() as f64;
+    let rank = (p.clamp(0.0, 100.0) / 100.0 * count).ceil().max(1.0);
+    sorted.get(rank as usize - 1).copied().unwrap_or(f64::NAN)
+}
+
 /// `12345.6` → `12,346`.
 pub fn thousands(value: f64) -> String {
     if !value.is_finite() {
@@ -86,6 +96,23 @@ mod tests {
         assert_eq!(grouped(1000), "1,000");
         assert_eq!(grouped(1_234_567), "1,234,567");
         assert_eq!(thousands(21_034.4), "21,034");
+    }
+
+    #[test]
+    fn percentiles_by_nearest_rank() {
+        let values: Vec<f64> = (1..=100).map(f64::from).collect();
+        assert_eq!(percentile(&values, 50.0), 50.0);
+        assert_eq!(percentile(&values, 95.0), 95.0);
+        assert_eq!(percentile(&values, 100.0), 100.0);
+        assert_eq!(percentile(&values, 0.0), 1.0);
+        assert_eq!(percentile(&[3.0, f64::NAN, 1.0, 2.0], 50.0), 2.0);
+        assert_eq!(percentile(&[7.0], 95.0), 7.0);
+        assert!(percentile(&[], 95.0).is_nan());
+        // 20 frames, one slow: p95 is the 19th value, not the slow one.
+        let mut frames = vec![4.0; 19];
+        frames.push(40.0);
+        assert_eq!(percentile(&frames, 95.0), 4.0);
+        assert_eq!(percentile(&frames, 96.0), 40.0);
     }
 
     #[test]
