@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import type { MembershipGrid } from '../bindings/MembershipGrid';
+import { useFakeBackend } from '../../test/backend';
+import { grid } from '../../test/memberships';
+import { memberships } from './memberships.svelte';
+
+describe('the memberships store', () => {
+  it('drops the previous grid as soon as the account or its data changes', async () => {
+    let answer: (grid: MembershipGrid) => void = () => undefined;
+    let calls = 0;
+    useFakeBackend({
+      load_memberships: () => {
+        calls++;
+        if (calls === 1) return grid();
+        return new Promise<MembershipGrid>((resolve) => {
+          answer = resolve;
+        });
+      },
+      list_membership_applies: () => [],
+    });
+    memberships.ensure('1:0');
+    await expect.poll(() => memberships.index).not.toBeNull();
+    memberships.toggle(0, 0);
+    expect(memberships.staged.size).toBe(1);
+
+    memberships.ensure('2:0');
+    // While the other account's grid loads, nothing of the first one is shown or staged.
+    expect(memberships.index).toBeNull();
+    expect(memberships.staged.size).toBe(0);
+    memberships.toggle(0, 0);
+    expect(memberships.staged.size).toBe(0);
+
+    answer(grid('member'));
+    await expect.poll(() => memberships.index?.grid.viewer.role).toBe('member');
+    expect(memberships.staged.size).toBe(0);
+  });
+});
