@@ -9,7 +9,8 @@ const one = (id, root = document) => root.querySelector(selector(id));
 const all = (id, root = document) => [...root.querySelectorAll(selector(id))];
 const CELLS = '[data-testid^="cell-"]';
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const nextFrame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+const nextFrame = () =>
+  new Promise((resolve) => requestAnimationFrame(resolve));
 
 /**
  * Resolves with `performance.now()` once the current task, and the frame's style, layout
@@ -22,18 +23,22 @@ const afterRendering = () =>
     const token = `weir-bench-${performance.now()}-${Math.random()}`;
     const onMessage = (event) => {
       if (event.source !== window || event.data !== token) return;
-      window.removeEventListener('message', onMessage);
+      window.removeEventListener("message", onMessage);
       resolve(performance.now());
     };
-    window.addEventListener('message', onMessage);
-    window.postMessage(token, '*');
+    window.addEventListener("message", onMessage);
+    window.postMessage(token, "*");
   });
 
 /** Throws when the app shows an error, or when `start` is more than `timeoutMs` ago. */
 function check(what, start, timeoutMs) {
-  const error = all('error').find((e) => e.offsetParent !== null);
-  if (error) throw new Error(`the app shows an error while waiting for ${what}: ${error.textContent}`);
-  if (performance.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+  const error = all("error").find((e) => e.offsetParent !== null);
+  if (error)
+    throw new Error(
+      `the app shows an error while waiting for ${what}: ${error.textContent}`,
+    );
+  if (performance.now() - start > timeoutMs)
+    throw new Error(`timed out waiting for ${what}`);
 }
 
 async function until(what, test, timeoutMs) {
@@ -48,46 +53,59 @@ async function until(what, test, timeoutMs) {
 
 async function go(page, timeoutMs) {
   one(`nav-${page}`).click();
-  await until(`the ${page} page`, () => one('main')?.dataset.page === page, timeoutMs);
+  await until(
+    `the ${page} page`,
+    () => one("main")?.dataset.page === page,
+    timeoutMs,
+  );
 }
 
 /** The grid shows `people` rows (any number when null) and some cells. */
 function gridShown(people) {
-  const grid = one('membership-grid');
+  const grid = one("membership-grid");
   if (!grid || !grid.querySelector(CELLS)) return false;
-  return people === null || grid.getAttribute('aria-rowcount') === String(people + 1);
+  return (
+    people === null || grid.getAttribute("aria-rowcount") === String(people + 1)
+  );
 }
 
 /** Open Memberships (on the demo, at start-up) and wait for its grid. */
 async function showGrid(people, timeoutMs) {
-  if (one('main')?.dataset.page !== 'memberships') await go('memberships', timeoutMs);
-  await until('the memberships grid', () => gridShown(people), timeoutMs);
+  if (one("main")?.dataset.page !== "memberships")
+    await go("memberships", timeoutMs);
+  await until("the memberships grid", () => gridShown(people), timeoutMs);
   return { cells: document.querySelectorAll(CELLS).length };
 }
 
 /** Import a zuliprc on the Accounts page; the imported account becomes the active one. */
 async function importZuliprc(path, email, timeoutMs) {
-  await go('accounts', timeoutMs);
-  const field = one('zuliprc-path');
+  await go("accounts", timeoutMs);
+  const field = one("zuliprc-path");
   field.value = path;
-  field.dispatchEvent(new Event('input', { bubbles: true }));
-  one('zuliprc-import').click();
-  await until(`${email} to be the active account`, () => activeRow()?.textContent.includes(email), timeoutMs);
-  return { accounts: all('account-row').length };
+  field.dispatchEvent(new Event("input", { bubbles: true }));
+  one("zuliprc-import").click();
+  await until(
+    `${email} to be the active account`,
+    () => activeRow()?.textContent.includes(email),
+    timeoutMs,
+  );
+  return { accounts: all("account-row").length };
 }
 
-const activeRow = () => all('account-row').find((row) => row.classList.contains('active'));
+const activeRow = () =>
+  all("account-row").find((row) => row.classList.contains("active"));
 
 /**
  * Switch to the other account and back (on the Accounts page), as a user would to see the
  * organization's current state: the next Memberships opening loads it afresh.
  */
 async function switchAwayAndBack(email, timeoutMs) {
-  await go('accounts', timeoutMs);
-  const row = (mine) => all('account-row').find((r) => r.textContent.includes(email) === mine);
+  await go("accounts", timeoutMs);
+  const row = (mine) =>
+    all("account-row").find((r) => r.textContent.includes(email) === mine);
   for (const mine of [false, true]) {
-    one('account-switch', row(mine)).click();
-    await until('the switch', () => activeRow() === row(mine), timeoutMs);
+    one("account-switch", row(mine)).click();
+    await until("the switch", () => activeRow() === row(mine), timeoutMs);
   }
   return {};
 }
@@ -98,7 +116,7 @@ async function switchAwayAndBack(email, timeoutMs) {
  */
 async function openGrid(people, timeoutMs) {
   performance.clearMarks();
-  const link = one('nav-memberships');
+  const link = one("nav-memberships");
   const start = performance.now();
   link.click();
   for (;;) {
@@ -106,11 +124,17 @@ async function openGrid(people, timeoutMs) {
     if (gridShown(people)) {
       const end = await afterRendering();
       const marks = Object.fromEntries(
-        performance.getEntriesByType('mark').map((m) => [m.name, m.startTime - start]),
+        performance
+          .getEntriesByType("mark")
+          .map((m) => [m.name, m.startTime - start]),
       );
-      return { ms: end - start, cells: document.querySelectorAll(CELLS).length, marks };
+      return {
+        ms: end - start,
+        cells: document.querySelectorAll(CELLS).length,
+        marks,
+      };
     }
-    check('the grid', start, timeoutMs);
+    check("the grid", start, timeoutMs);
   }
 }
 
@@ -149,9 +173,11 @@ function frames(count, action) {
 
 /** Back and forth along one axis, `step` pixels per frame. */
 function scroller(grid, axis, step) {
-  const property = axis === 'y' ? 'scrollTop' : 'scrollLeft';
+  const property = axis === "y" ? "scrollTop" : "scrollLeft";
   const room = () =>
-    axis === 'y' ? grid.scrollHeight - grid.clientHeight : grid.scrollWidth - grid.clientWidth;
+    axis === "y"
+      ? grid.scrollHeight - grid.clientHeight
+      : grid.scrollWidth - grid.clientWidth;
   let direction = 1;
   return () => {
     const next = grid[property] + direction * step;
@@ -166,20 +192,21 @@ function scroller(grid, axis, step) {
  * enabled cells in view, then each clicked again (nothing stays staged).
  */
 async function measureFrames(kind, count, step) {
-  const grid = one('membership-grid');
+  const grid = one("membership-grid");
   grid.scrollTop = 0;
   grid.scrollLeft = 0;
   await nextFrame();
   await nextFrame();
   let action = () => {};
-  if (kind === 'vertical') action = scroller(grid, 'y', step);
-  if (kind === 'horizontal') action = scroller(grid, 'x', step);
-  if (kind === 'toggle') {
+  if (kind === "vertical") action = scroller(grid, "y", step);
+  if (kind === "horizontal") action = scroller(grid, "x", step);
+  if (kind === "toggle") {
     const ids = [...grid.querySelectorAll(CELLS)]
-      .filter((cell) => cell.getAttribute('aria-disabled') !== 'true')
+      .filter((cell) => cell.getAttribute("aria-disabled") !== "true")
       .map((cell) => cell.dataset.testid);
     const half = Math.floor(count / 2);
-    if (ids.length < half) throw new Error(`only ${ids.length} enabled cells in view`);
+    if (ids.length < half)
+      throw new Error(`only ${ids.length} enabled cells in view`);
     action = (i) => {
       const cell = one(ids[i % half]);
       if (!cell) throw new Error(`cell ${ids[i % half]} is gone`);
@@ -187,7 +214,7 @@ async function measureFrames(kind, count, step) {
     };
   }
   const result = await frames(count, action);
-  const pending = one('pending-count');
-  result.pending = pending ? pending.textContent.trim() : '';
+  const pending = one("pending-count");
+  result.pending = pending ? pending.textContent.trim() : "";
   return result;
 }
