@@ -406,8 +406,8 @@ fn print(args: &WindowArgs, figures: &WindowFigures) {
         verdict(memory(&figures.loaded) < TARGET_MEMORY_MB)
     );
     println!(
-        "  after the frame passes: {:.0} MB ({:+.0} MB; the DOM the scrolling replaced is \
-         garbage the web process's collector has not necessarily reclaimed yet)",
+        "  after the frame passes: {:.0} MB ({:+.0} MB; includes whatever the web process \
+         has not collected yet of the DOM the passes replaced)",
         mb(figures.after_frames.pss_kb),
         memory(&figures.after_frames),
     );
