@@ -74,9 +74,12 @@ class MembershipsState {
     if (key === this.#key) return;
     if (this.#key !== null) {
       // Another account, or its data changed: the old grid is neither shown nor staged on
-      // while the new one loads.
+      // while the new one loads, and the last apply's outcome was about the old one.
       this.discardAll();
       this.index = null;
+      this.outcome = null;
+      this.applyError = null;
+      this.progress = null;
     }
     this.#key = key;
     void this.reload();

@@ -34,4 +34,29 @@ describe('the memberships store', () => {
     await expect.poll(() => memberships.index?.grid.viewer.role).toBe('member');
     expect(memberships.staged.size).toBe(0);
   });
+
+  it("forgets the last apply's outcome when the account changes", async () => {
+    useFakeBackend({
+      load_memberships: () => grid(),
+      list_membership_applies: () => [],
+      apply_membership_changes: () => ({
+        journalId: 1,
+        requestsTotal: 1,
+        requestsSent: 1,
+        cancelled: false,
+        results: [
+          { userId: 2, streamId: 1, subscribe: false, status: 'removed', ok: true, message: null },
+        ],
+      }),
+    });
+    memberships.ensure('1:0');
+    await expect.poll(() => memberships.index).not.toBeNull();
+    memberships.toggle(1, 0);
+    await memberships.apply();
+    expect(memberships.outcome?.journalId).toBe(1);
+
+    memberships.ensure('2:0');
+    expect(memberships.outcome).toBeNull();
+    expect(memberships.applyError).toBeNull();
+  });
 });
