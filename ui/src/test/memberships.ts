@@ -1,6 +1,11 @@
 import type { GridPerson } from '../lib/bindings/GridPerson';
 import type { MembershipGrid } from '../lib/bindings/MembershipGrid';
 import type { Role } from '../lib/bindings/Role';
+import { render, screen } from '@testing-library/svelte';
+import { app } from '../lib/stores/app.svelte';
+import MembershipsPage from '../pages/MembershipsPage.svelte';
+import { useFakeBackend } from './backend';
+import { appStatus, overview } from './fixtures';
 
 const DEACTIVATED = 'Deactivated users cannot be subscribed or unsubscribed.';
 const ONLY_ADMINS = 'Only organization administrators can remove other people from channels.';
@@ -90,4 +95,19 @@ export function largeGrid(extra: number, extraStreams = 0): MembershipGrid {
     base.streams.push({ streamId: 1000 + i, name, inviteOnly: false, kind: 0, subscribers: [] });
   }
   return base;
+}
+
+/** Renders the Memberships page on the demo grid (`handlers` override) and waits for it. */
+export async function openMembershipsPage(handlers: Parameters<typeof useFakeBackend>[0] = {}) {
+  const backend = useFakeBackend({
+    app_status: () => appStatus(),
+    organization_overview: () => overview(),
+    load_memberships: () => grid(),
+    list_membership_applies: () => [],
+    ...handlers,
+  });
+  await app.load();
+  render(MembershipsPage);
+  await screen.findByTestId('cell-1-1');
+  return backend;
 }

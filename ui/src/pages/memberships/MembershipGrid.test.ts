@@ -8,22 +8,10 @@ import { app } from '../../lib/stores/app.svelte';
 import { memberships } from '../../lib/stores/memberships.svelte';
 import { useFakeBackend } from '../../test/backend';
 import { appStatus, overview } from '../../test/fixtures';
-import { grid, largeGrid } from '../../test/memberships';
+import { grid, largeGrid, openMembershipsPage } from '../../test/memberships';
 import MembershipsPage from '../MembershipsPage.svelte';
 
-async function open(handlers: Parameters<typeof useFakeBackend>[0] = {}) {
-  const backend = useFakeBackend({
-    app_status: () => appStatus(),
-    organization_overview: () => overview(),
-    load_memberships: () => grid(),
-    list_membership_applies: () => [],
-    ...handlers,
-  });
-  await app.load();
-  render(MembershipsPage);
-  await screen.findByTestId('cell-1-1');
-  return backend;
-}
+const open = openMembershipsPage;
 
 const cell = (userId: number, streamId: number) => screen.getByTestId(`cell-${userId}-${streamId}`);
 

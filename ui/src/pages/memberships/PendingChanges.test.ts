@@ -1,21 +1,13 @@
-import { fireEvent, render, screen, waitFor } from '@testing-library/svelte';
+import { fireEvent, screen, waitFor } from '@testing-library/svelte';
 import { describe, expect, it } from 'vitest';
 import type { MembershipChange } from '../../lib/bindings/MembershipChange';
 import type { PlanPreview } from '../../lib/bindings/PlanPreview';
-import { app } from '../../lib/stores/app.svelte';
-import { useFakeBackend } from '../../test/backend';
-import { appStatus, overview } from '../../test/fixtures';
-import { grid } from '../../test/memberships';
-import MembershipsPage from '../MembershipsPage.svelte';
+import { openMembershipsPage } from '../../test/memberships';
 
 describe('the pending changes panel', () => {
   it('says how many requests Apply will send, planned for the current diff', async () => {
     const asked: MembershipChange[][] = [];
-    const backend = useFakeBackend({
-      app_status: () => appStatus(),
-      organization_overview: () => overview(),
-      load_memberships: () => grid(),
-      list_membership_applies: () => [],
+    const backend = await openMembershipsPage({
       plan_membership_changes: ({ request }): PlanPreview => {
         asked.push(request.changes);
         const streams = new Set(request.changes.map((c) => c.streamId));
@@ -26,9 +18,7 @@ describe('the pending changes panel', () => {
         };
       },
     });
-    await app.load();
-    render(MembershipsPage);
-    await fireEvent.click(await screen.findByTestId('cell-2-1'));
+    await fireEvent.click(screen.getByTestId('cell-2-1'));
     expect(await screen.findByTestId('planned-requests')).toHaveTextContent('1 request');
 
     await fireEvent.click(screen.getByTestId('cell-2-3'));
