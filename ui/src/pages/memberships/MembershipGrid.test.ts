@@ -1,17 +1,11 @@
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/svelte';
+import { fireEvent, screen, waitFor, within } from '@testing-library/svelte';
 import { describe, expect, it } from 'vitest';
 import type { ApplyOutcome } from '../../lib/bindings/ApplyOutcome';
 import type { MembershipChange } from '../../lib/bindings/MembershipChange';
 import type { ProgressChannel } from '../../lib/ipc';
 import type { ApplyProgress } from '../../lib/bindings/ApplyProgress';
-import { app } from '../../lib/stores/app.svelte';
 import { memberships } from '../../lib/stores/memberships.svelte';
-import { useFakeBackend } from '../../test/backend';
-import { appStatus, overview } from '../../test/fixtures';
-import { grid, largeGrid, openMembershipsPage } from '../../test/memberships';
-import MembershipsPage from '../MembershipsPage.svelte';
-
-const open = openMembershipsPage;
+import { grid, largeGrid, openMembershipsPage as open } from '../../test/memberships';
 
 const cell = (userId: number, streamId: number) => screen.getByTestId(`cell-${userId}-${streamId}`);
 
