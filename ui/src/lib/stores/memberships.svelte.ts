@@ -1,4 +1,3 @@
-import { SvelteMap } from 'svelte/reactivity';
 import type { ApplyOutcome } from '../bindings/ApplyOutcome';
 import type { ApplyProgress } from '../bindings/ApplyProgress';
 import type { ApplySummary } from '../bindings/ApplySummary';
@@ -15,6 +14,7 @@ import {
   type StreamFilter,
   type StreamSort,
 } from '../memberships/grid';
+import { CellMap } from '../memberships/cellMap.svelte';
 
 /** How long staging must pause before the plan preview is asked for again. */
 const PLAN_DEBOUNCE_MS = 250;
@@ -27,8 +27,8 @@ export interface Risk {
 
 /**
  * The memberships page's state: the grid, the staged diff (one map, cell → wanted state),
- * filters, the apply in progress and the history. Cells read the map per key, so staging
- * one cell re-renders that cell only.
+ * filters, the apply in progress and the history. Cells read the maps per key (`CellMap`),
+ * so staging one cell re-renders that cell only.
  */
 class MembershipsState {
   index = $state.raw<GridIndex | null>(null);
@@ -38,9 +38,9 @@ class MembershipsState {
   #seq = 0;
 
   /** Staged cells: cell key → the state the cell will have. */
-  readonly staged = new SvelteMap<number, boolean>();
+  readonly staged = new CellMap<boolean>();
   /** Cells whose last apply failed: cell key → the server's message. */
-  readonly failed = new SvelteMap<number, string>();
+  readonly failed = new CellMap<string>();
 
   people = $state<PeopleFilter>({ text: '', role: '', botsOnly: false, showDeactivated: false });
   streams = $state<StreamFilter>({ text: '', access: 'all' });
