@@ -143,28 +143,48 @@ async function openGrid(people, timeoutMs) {
  * work (from the frame's rAF timestamp to a window message posted in its callback,
  * handled after the frame's style, layout and paint: everything the main thread did for
  * that frame, including the effects of the previous frame's action, such as the grid's
- * own scroll handling) and the interval between consecutive rAF timestamps.
+ * own scroll handling), the part of it that was script (up to the action's end or the
+ * frame's last DOM change, whichever is later: a MutationObserver's callback runs right
+ * after the app's microtask that changed the DOM), and the interval between consecutive
+ * rAF timestamps.
  */
 function frames(count, action) {
   return new Promise((resolve, reject) => {
     const work = [];
+    const script = [];
     const intervals = [];
+    let lastMutation = 0;
+    const observer = new MutationObserver(() => {
+      lastMutation = performance.now();
+    });
+    observer.observe(document.body, {
+      subtree: true,
+      childList: true,
+      attributes: true,
+      characterData: true,
+    });
     let previous = null;
     let done = 0;
     const frame = (timestamp) => {
       if (previous !== null) intervals.push(timestamp - previous);
       previous = timestamp;
       if (done === count) {
-        resolve({ work, intervals });
+        observer.disconnect();
+        resolve({ work, script, intervals });
         return;
       }
       try {
         action(done++);
       } catch (error) {
+        observer.disconnect();
         reject(error);
         return;
       }
-      afterRendering().then((end) => work.push(end - timestamp));
+      const acted = performance.now();
+      afterRendering().then((end) => {
+        work.push(end - timestamp);
+        script.push(Math.max(acted, lastMutation) - timestamp);
+      });
       requestAnimationFrame(frame);
     };
     requestAnimationFrame(frame);
