@@ -8,6 +8,7 @@ pub mod error;
 pub mod local_server;
 mod logging;
 pub mod memberships;
+pub mod rendering;
 pub mod state;
 pub mod workbench;
 
@@ -29,6 +30,9 @@ pub fn run() {
     logging::init();
     let app = build_app(tauri::Builder::default())
         .setup(|app| {
+            if let Some(window) = app.get_webview_window("main") {
+                rendering::apply(&window);
+            }
             let data_dir = app.path().app_data_dir()?;
             let state = WeirState::open_default(&data_dir)?;
             tauri::async_runtime::block_on(state.start())?;
