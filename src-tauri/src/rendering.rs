@@ -1,10 +1,12 @@
 //! How the web view paints. WebKitGTK composites through OpenGL by default; on a machine
 //! with no GPU (a VM, a remote desktop, a virtual display) Mesa emulates OpenGL on the CPU
-//! (llvmpipe) and that emulation becomes the bottleneck: `weir-bench grid` measured the
-//! memberships grid at one frame per 160–240 ms while scrolling, against 40–60 ms with
-//! WebKit's non-composited mode, which also holds about 100 MB less. So without a GPU
-//! Weir asks WebKit not to composite; `WEIR_HARDWARE_ACCELERATION=always|never` decides
-//! instead of the detection.
+//! (llvmpipe), and WebKit rasterizes on the main thread through that emulation. Measured
+//! with `weir-bench grid` on such a machine, the memberships grid drew a frame every
+//! 160–240 ms (p95) while scrolling; without compositing, every 42–58 ms, and the app held
+//! about 100 MB less. So without a GPU Weir asks WebKit not to composite;
+//! `WEIR_HARDWARE_ACCELERATION=always|never` decides instead of the detection.
+//! (WebKitWebDriver's screenshots can hang in that mode, so the end-to-end suite runs its
+//! full script with `always` and only its first steps with `never`.)
 
 /// The environment variable that overrides the detection.
 pub const OVERRIDE_VAR: &str = "WEIR_HARDWARE_ACCELERATION";

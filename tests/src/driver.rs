@@ -97,14 +97,15 @@ pub struct Driver {
 }
 
 impl Driver {
-    /// Starts `binary` with the app's XDG homes and `RUST_LOG=rust_log` (inherited by the
-    /// app it launches), its output in `log_dir/tauri-driver-<attempt>.log`; waits
+    /// Starts `binary` with the app's XDG homes, `RUST_LOG=rust_log` and `app_env`
+    /// (inherited by the app it launches), its output in `log_dir/tauri-driver-<attempt>.log`; waits
     /// (bounded) until both of its ports accept connections, retrying on a lost port race.
     pub fn start(
         binary: &Path,
         homes: &Homes,
         log_dir: &Path,
         rust_log: &str,
+        app_env: &[(&str, &str)],
     ) -> Result<Driver, String> {
         let mut failures = Vec::new();
         for attempt in 1..=3 {
@@ -120,6 +121,7 @@ impl Driver {
                 .env("XDG_CONFIG_HOME", &homes.config)
                 .env("XDG_CACHE_HOME", &homes.cache)
                 .env("RUST_LOG", rust_log)
+                .envs(app_env.iter().copied())
                 .stdin(Stdio::null())
                 .stdout(log)
                 .stderr(stderr)
