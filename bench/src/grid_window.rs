@@ -53,6 +53,11 @@ pub struct WindowArgs {
     /// Milliseconds to let the app settle before each memory measurement.
     #[arg(long, default_value_t = 3000, value_parser = clap::value_parser!(u64).range(0..=60_000))]
     pub settle_ms: u64,
+    /// The app's `WEIR_HARDWARE_ACCELERATION`: `always` composites through OpenGL (on a
+    /// machine without a GPU, Mesa's software renderer), `never` does not; by default the
+    /// app decides (no GPU: never).
+    #[arg(long, value_parser = ["always", "never"])]
+    pub acceleration: Option<String>,
     /// The Weir app binary (`(cd ui && npm run build) && cargo build --release -p weir`).
     #[arg(long, default_value = "target/release/weir")]
     pub weir_bin: PathBuf,
@@ -134,9 +139,22 @@ pub async fn measure(args: &WindowArgs, account: &Account<'_>, people: usize) ->
     fs::set_permissions(&zuliprc, fs::Permissions::from_mode(0o600))?;
     let binary = tauri_driver_binary()?;
     let logs = scratch.path().to_owned();
-    let mut driver =
-        tokio::task::spawn_blocking(move || Driver::start(&binary, &homes, &logs, "warn"))
-            .await??;
+    println!(
+        "window: WEIR_HARDWARE_ACCELERATION={}",
+        args.acceleration
+            .as_deref()
+            .unwrap_or("(unset: the app decides)")
+    );
+    let acceleration = args.acceleration.clone();
+    let mut driver = tokio::task::spawn_blocking(move || {
+        let app_env: Vec<(&str, &str)> = acceleration
+            .as_deref()
+            .map(|mode| ("WEIR_HARDWARE_ACCELERATION", mode))
+            .into_iter()
+            .collect();
+        Driver::start(&binary, &homes, &logs, "warn", &app_env)
+    })
+    .await??;
     let address = driver.url().trim_start_matches("http://").parse()?;
     let session = Session::start(address, &app).await?;
     let app_name = program_name_of(&app);
