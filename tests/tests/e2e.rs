@@ -12,7 +12,10 @@
 //! * starts `tauri-driver` on free loopback ports, in its own process group, with fresh
 //!   `XDG_DATA_HOME` / `XDG_CONFIG_HOME` / `XDG_CACHE_HOME` for the app; the session bus
 //!   (and so the test's Secret Service) is inherited;
-//! * runs `<workspace>/.venv/bin/python -m pytest tests/e2e` (`WEIR_PYTHON` wins when set);
+//! * runs `<workspace>/.venv/bin/python -m pytest tests/e2e` (`WEIR_PYTHON` wins when set)
+//!   with the app compositing (`WEIR_HARDWARE_ACCELERATION=always`: WebKitWebDriver's
+//!   screenshots can hang without), after its first two steps on a fresh demo with
+//!   compositing off (`never`, what the app picks without a GPU);
 //! * checks that deleting the WebDriver session quit the app, stops the driver and kills
 //!   whatever it left (only processes it started, by id);
 //! * runs the app and both servers at `RUST_LOG=trace`, then scans every log and file the
