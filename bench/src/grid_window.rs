@@ -21,7 +21,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use weir_tests::driver::{Driver, Homes, tauri_driver_binary};
+use weir_tests::driver::{ACCELERATION_VAR, Driver, Homes, tauri_driver_binary};
 
 use crate::Result;
 use crate::procfs::{TreeMemory, descendants_and_self, program_name, tree_memory};
@@ -140,7 +140,7 @@ pub async fn measure(args: &WindowArgs, account: &Account<'_>, people: usize) ->
     let binary = tauri_driver_binary()?;
     let logs = scratch.path().to_owned();
     println!(
-        "window: WEIR_HARDWARE_ACCELERATION={}",
+        "window: {ACCELERATION_VAR}={}",
         args.acceleration
             .as_deref()
             .unwrap_or("(unset: the app decides)")
@@ -149,7 +149,7 @@ pub async fn measure(args: &WindowArgs, account: &Account<'_>, people: usize) ->
     let mut driver = tokio::task::spawn_blocking(move || {
         let app_env: Vec<(&str, &str)> = acceleration
             .as_deref()
-            .map(|mode| ("WEIR_HARDWARE_ACCELERATION", mode))
+            .map(|mode| (ACCELERATION_VAR, mode))
             .into_iter()
             .collect();
         Driver::start(&binary, &homes, &logs, "warn", &app_env)

@@ -21,7 +21,7 @@ pub enum Acceleration {
 }
 
 /// What the machine says about its GPU.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy)]
 pub struct Machine<'a> {
     /// `WEIR_HARDWARE_ACCELERATION`, when set.
     pub requested: Option<&'a str>,

@@ -18,6 +18,10 @@ use std::time::{Duration, Instant};
 /// How long tauri-driver and its WebKitWebDriver may take to listen.
 const DRIVER_START_TIMEOUT: Duration = Duration::from_secs(30);
 
+/// The app's override of its web view's rendering, `always` or `never` (defined by
+/// `src-tauri/src/rendering.rs`, which the harnesses do not link).
+pub const ACCELERATION_VAR: &str = "WEIR_HARDWARE_ACCELERATION";
+
 /// Fresh XDG homes for the app (`<root>/xdg/{data,config,cache}`).
 pub struct Homes {
     pub data: PathBuf,

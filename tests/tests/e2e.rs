@@ -41,7 +41,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
-use weir_tests::driver::{Driver, Homes, tauri_driver_binary};
+use weir_tests::driver::{ACCELERATION_VAR, Driver, Homes, tauri_driver_binary};
 
 use weir_tests::{
     ADMIN, DEACTIVATED, GENERIC_BOT, GUEST, MEMBER, MEMBER2, MODERATOR, OTHER_BOT, OWNER,
@@ -100,7 +100,7 @@ fn the_real_app_shows_the_demo_and_imports_a_zuliprc_into_the_keyring() {
         &homes,
         scratch.path(),
         "trace",
-        &[(ACCELERATION, "always")],
+        &[(ACCELERATION_VAR, "always")],
     )
     .unwrap_or_else(|e| panic!("{e}"));
     let pytest = run_pytest(
@@ -444,9 +444,6 @@ fn e2e_env(
     ]
 }
 
-/// The app's override of its web view's acceleration (`src-tauri/src/rendering.rs`).
-const ACCELERATION: &str = "WEIR_HARDWARE_ACCELERATION";
-
 /// The mode a machine without a GPU runs in (WebKit not compositing; CI has no GPU, but
 /// forced here whatever the machine): on a fresh demo, the app starts on the grid, and an
 /// owner's unchecked cells are applied in one request, as the full script's first steps.
@@ -465,7 +462,7 @@ fn without_compositing(
         &homes,
         &root,
         "info",
-        &[(ACCELERATION, "never")],
+        &[(ACCELERATION_VAR, "never")],
     )
     .unwrap_or_else(|e| panic!("{e}"));
     let steps = "tests/e2e/test_app.py::TestWeir::test_";

@@ -61,9 +61,8 @@ export class CellMap<V> {
 
   clear(): void {
     if (this.#values.size === 0) return;
-    const keys = [...this.#values.keys()];
+    for (const key of this.#values.keys()) this.#bump(key);
     this.#values.clear();
-    for (const key of keys) this.#bump(key);
     this.#all.value++;
   }
 
