@@ -32,4 +32,20 @@ describe('the pending changes panel', () => {
     expect(screen.queryByTestId('planned-requests')).toBeNull();
     expect(backend.calls.filter(([name]) => name === 'apply_membership_changes')).toHaveLength(0);
   });
+
+  it('lists the diff once staging pauses, and drops a discarded change at once', async () => {
+    await openMembershipsPage();
+    const discards = () => screen.queryAllByRole('button', { name: /^Discard: / });
+    await fireEvent.click(screen.getByTestId('cell-2-1'));
+    await fireEvent.click(screen.getByTestId('cell-2-3'));
+    // Counted at once; listed (laid out) only when the clicks stop.
+    expect(screen.getByTestId('pending-count')).toHaveTextContent('2');
+    expect(discards()).toHaveLength(0);
+    await waitFor(() => {
+      expect(discards()).toHaveLength(2);
+    });
+    await fireEvent.click(discards()[0] as HTMLElement);
+    expect(discards()).toHaveLength(1);
+    expect(screen.getByTestId('pending-count')).toHaveTextContent('1');
+  });
 });
