@@ -42,6 +42,11 @@ export class CellMap<V> {
     return this.#values.has(key);
   }
 
+  /** Changes with every change; reading it tracks them all (as a painter needs). */
+  get version(): number {
+    return this.#all.track();
+  }
+
   get size(): number {
     this.#all.track();
     return this.#values.size;

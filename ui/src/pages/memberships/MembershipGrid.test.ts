@@ -314,6 +314,24 @@ describe('the memberships grid by keyboard (ARIA grid pattern)', () => {
     expect(grid).toHaveAttribute('aria-rowcount', '505');
   });
 
+  it('stages a painted cell clicked before the cells under it are rendered', async () => {
+    await open({ load_memberships: () => largeGrid(500) });
+    const grid = screen.getByRole('grid');
+    grid.scrollTop = 200 * 34;
+    await fireEvent.scroll(grid);
+    const p = memberships.visiblePeople[200] ?? -1;
+    const userId = memberships.index?.person(p)?.userId;
+    // Scrolling has outrun the DOM layer: the click lands on the sheet, over the painting.
+    expect(screen.queryByTestId(`cell-${userId}-1`)).toBeNull();
+    const sheet = grid.firstElementChild as HTMLElement;
+    await fireEvent.click(sheet, { clientX: 280 + 10, clientY: 150 + 10 });
+    expect(pending()).toBe('1');
+    await waitFor(() => {
+      expect(document.activeElement).toBe(cell(userId ?? -1, 1));
+    });
+    expect(cell(userId ?? -1, 1)).toHaveAttribute('data-staged', 'true');
+  });
+
   it('keeps the focused column rendered when the grid scrolls it out sideways', async () => {
     await open({ load_memberships: () => largeGrid(0, 300) });
     const grid = screen.getByRole('grid');

@@ -1,0 +1,642 @@
+/**
+ * Paints the memberships grid on one canvas: the cells with their marks, the people's
+ * header column and the channels' header row. Without a GPU, WebKit repaints a scrolled
+ * area on the main thread, and a DOM element per checkbox (borders, text, one layer each)
+ * cost ~40 ms a frame there; drawing the same view here takes a few. The DOM keeps every
+ * shown cell and header as a transparent, accessible element on top of the canvas
+ * (`MembershipGrid.svelte`): this module only paints, and holds no state of the grid.
+ */
+import { roleLabel } from '../format';
+import type { GridIndex } from './grid';
+import type { GridPos } from './gridNav';
+
+/** Fixed sizes make both axes virtual with plain arithmetic (CSS pixels). */
+export const ROW = 34;
+export const COL = 34;
+export const HEAD_W = 280;
+export const HEAD_H = 150;
+/** A checkbox, and the sprite it is drawn from (room for the 2 px staged ring). */
+const BOX = 18;
+const SPRITE = BOX + 6;
+/** Where the box sits in its cell (the cell's last pixel row is the row line). */
+const BOX_X = (COL - BOX) / 2;
+const BOX_Y = Math.floor((ROW - 1 - BOX) / 2);
+/** The people's header: padding, the ± button, the gaps between its parts. */
+const PAD_LEFT = 12;
+const FILL = 20;
+const FILL_X = HEAD_W - 6 - FILL;
+const GAP = 6;
+/** The channels' header: the name's room, read bottom to top above the count. */
+const NAME_MAX = 96;
+const NAME_BOTTOM = HEAD_H - 4 - FILL - 2 - 14;
+
+/**
+ * `[from, to)`: the items of `unit` px that show in a `size` px viewport, `head` px of it
+ * taken by a sticky header, scrolled by `offset`, plus `overscan` items on each side.
+ */
+export function span(
+  offset: number,
+  size: number,
+  head: number,
+  unit: number,
+  count: number,
+  overscan = 0,
+): [number, number] {
+  const from = Math.max(0, Math.floor(offset / unit) - overscan);
+  const to = Math.min(count, Math.ceil((offset + size - head) / unit) + overscan);
+  return [from, Math.max(from, to)];
+}
+
+/**
+ * The grid position under a point of the viewport (`x`, `y` in CSS pixels from its
+ * client area's corner): a body cell, or a header's ± button (`[r, -1]`, `[-1, c]`);
+ * `null` elsewhere. Clicks land here where scrolling has outrun the DOM layer.
+ */
+export function pointAt(
+  x: number,
+  y: number,
+  view: PaintView,
+  rows: number,
+  cols: number,
+): GridPos | null {
+  if (x < 0 || y < 0 || x >= view.width || y >= view.height) return null;
+  const r = Math.floor((y - HEAD_H + view.top) / ROW);
+  const c = Math.floor((x - HEAD_W + view.left) / COL);
+  const inRows = y >= HEAD_H && r >= 0 && r < rows;
+  const inCols = x >= HEAD_W && c >= 0 && c < cols;
+  if (inRows && inCols) return [r, c];
+  const within = (value: number, from: number) => value >= from && value < from + FILL;
+  if (inRows && x < HEAD_W && within(x, FILL_X) && within(y, fillY(r, view.top))) return [r, -1];
+  const headX = HEAD_W + c * COL - view.left + (COL - FILL) / 2;
+  if (inCols && y < HEAD_H && within(x, headX) && within(y, HEAD_H - 4 - FILL)) return [-1, c];
+  return null;
+}
+
+/** The top of row `r`'s ± button in the viewport. */
+function fillY(r: number, top: number): number {
+  return HEAD_H + r * ROW - top + (ROW - 1 - FILL) / 2;
+}
+
+/** The theme's colour tokens the grid is painted with. */
+const TOKENS = {
+  bg: '--bg',
+  bgSubtle: '--bg-subtle',
+  bgHover: '--bg-hover',
+  bgRaised: '--bg-raised',
+  border: '--border',
+  borderStrong: '--border-strong',
+  text: '--text',
+  textMuted: '--text-muted',
+  textFaint: '--text-faint',
+  accent: '--accent',
+  accentSoft: '--accent-soft',
+  accentSoftText: '--accent-soft-text',
+  warning: '--warning',
+  warningSoft: '--warning-soft',
+  danger: '--danger',
+} as const;
+
+export type Palette = Record<keyof typeof TOKENS, string>;
+
+/**
+ * The tokens as the page computes them under `probe` (a token holds `light-dark()`, which
+ * only a computed colour resolves).
+ */
+export function readPalette(probe: HTMLElement): Palette {
+  const saved = probe.style.color;
+  const palette = {} as Palette;
+  for (const [name, token] of Object.entries(TOKENS) as [keyof Palette, string][]) {
+    probe.style.color = `var(${token})`;
+    palette[name] = getComputedStyle(probe).color;
+  }
+  probe.style.color = saved;
+  return palette;
+}
+
+/** What a frame shows: the grid's order of people and channels, and each cell's state. */
+export interface PaintModel {
+  index: GridIndex;
+  rows: readonly number[];
+  cols: readonly number[];
+  /** The staged state of a cell key, if staged. */
+  staged(key: number): boolean | undefined;
+  /** Whether the cell's last apply failed. */
+  failed(key: number): boolean;
+}
+
+/** The viewport's client area and scroll offsets, in CSS pixels. */
+export interface PaintView {
+  top: number;
+  left: number;
+  width: number;
+  height: number;
+}
+
+export interface PaintStyle {
+  palette: Palette;
+  /** The page's font family, and the size of names (the user's text size). */
+  fontFamily: string;
+  nameSize: number;
+  /** Device pixels per CSS pixel. */
+  scale: number;
+}
+
+/** A canvas the painter may draw sprites on (an offscreen or DOM canvas). */
+export type MakeCanvas = (
+  width: number,
+  height: number,
+) => { getContext(kind: '2d'): unknown } & CanvasImageSource;
+
+interface RowLabel {
+  name: string;
+  email: string;
+  inactive: boolean;
+  badges: { text: string; x: number; width: number; bot: boolean }[];
+}
+
+/** Box states, one sprite each. */
+const CHECKED = 1;
+const STAGED = 2;
+const FAILED = 4;
+const DENIED = 8;
+
+export class GridPainter {
+  readonly #ctx: CanvasRenderingContext2D;
+  readonly #style: PaintStyle;
+  readonly #makeCanvas: MakeCanvas;
+  readonly #sprites = new Map<number, CanvasImageSource | null>();
+  /** Fitted labels per person and channel index, for the index they were fitted for. */
+  #labelsOf: GridIndex | null = null;
+  readonly #rowLabels = new Map<number, RowLabel>();
+  readonly #colLabels = new Map<number, string>();
+  /** The last frame painted, which the next one may build on. */
+  #last: Frame | null = null;
+
+  constructor(ctx: CanvasRenderingContext2D, style: PaintStyle, makeCanvas: MakeCanvas) {
+    this.#ctx = ctx;
+    this.#style = style;
+    this.#makeCanvas = makeCanvas;
+  }
+
+  /**
+   * Paints `view` of the grid. After a paint of the same grid at the same size, only what
+   * changed is drawn: the cells whose state changed, or, after a scroll along one axis,
+   * the band it uncovered (the rest is the last frame's pixels, moved).
+   */
+  paint(model: PaintModel, view: PaintView): void {
+    if (this.#labelsOf !== model.index) {
+      this.#labelsOf = model.index;
+      this.#rowLabels.clear();
+      this.#colLabels.clear();
+    }
+    const frame = frameOf(model, view);
+    const last = this.#last;
+    this.#last = frame;
+    this.#ctx.setTransform(this.#style.scale, 0, 0, this.#style.scale, 0, 0);
+    const sameGrid =
+      last !== null &&
+      last.index === frame.index &&
+      last.rows === frame.rows &&
+      last.cols === frame.cols &&
+      last.view.width === view.width &&
+      last.view.height === view.height;
+    if (sameGrid && last.view.top === view.top && last.view.left === view.left) {
+      if (this.#changedCells(model, last, frame)) return;
+    } else if (sameGrid && this.#scrolled(model, last, frame)) {
+      return;
+    }
+    this.#region(model, frame, { x: 0, y: 0, width: view.width, height: view.height });
+  }
+
+  /** Redraws the cells whose state changed; false when so many did that a frame is cheaper. */
+  #changedCells(model: PaintModel, last: Frame, frame: Frame): boolean {
+    const changed: number[] = [];
+    frame.states.forEach((state, i) => {
+      if (state !== last.states[i]) changed.push(i);
+    });
+    if (changed.length > frame.states.length / 4) return false;
+    const width = frame.c1 - frame.c0;
+    for (const i of changed) {
+      const r = frame.r0 + Math.floor(i / width);
+      const c = frame.c0 + (i % width);
+      this.#region(model, frame, {
+        x: colX(frame, c) + BOX_X - (SPRITE - BOX) / 2,
+        y: rowY(frame, r) + BOX_Y - (SPRITE - BOX) / 2,
+        width: SPRITE,
+        height: SPRITE,
+      });
+    }
+    return true;
+  }
+
+  /**
+   * After a scroll along one axis, moves the last frame's pixels and draws the band that
+   * came into view; false when that cannot be done exactly (both axes, a long jump, or a
+   * move that is not a whole number of device pixels).
+   */
+  #scrolled(model: PaintModel, last: Frame, frame: Frame): boolean {
+    const { view } = frame;
+    const dy = view.top - last.view.top;
+    const dx = view.left - last.view.left;
+    const scale = this.#style.scale;
+    if ((dx !== 0 && dy !== 0) || !Number.isInteger((dx + dy) * scale)) return false;
+    if (!Number.isInteger(HEAD_H * scale) || !Number.isInteger(HEAD_W * scale)) return false;
+    const body = dy !== 0 ? view.height - HEAD_H : view.width - HEAD_W;
+    const move = Math.abs(dy + dx);
+    if (move >= body) return false;
+    const ctx = this.#ctx;
+    const canvas = ctx.canvas;
+    // In device pixels: the part of the body (with its sticky headers) that stays in view.
+    const keep = (body - move) * scale;
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    let band: Rect;
+    if (dy !== 0) {
+      const from = (HEAD_H + Math.max(dy, 0)) * scale;
+      const to = (HEAD_H + Math.max(-dy, 0)) * scale;
+      ctx.drawImage(canvas, 0, from, canvas.width, keep, 0, to, canvas.width, keep);
+      band = { x: 0, y: dy > 0 ? view.height - dy : HEAD_H, width: view.width, height: move };
+    } else {
+      const from = (HEAD_W + Math.max(dx, 0)) * scale;
+      const to = (HEAD_W + Math.max(-dx, 0)) * scale;
+      ctx.drawImage(canvas, from, 0, keep, canvas.height, to, 0, keep, canvas.height);
+      band = { x: dx > 0 ? view.width - dx : HEAD_W, y: 0, width: move, height: view.height };
+    }
+    ctx.setTransform(scale, 0, 0, scale, 0, 0);
+    this.#region(model, frame, band);
+    return true;
+  }
+
+  /** Draws everything of the frame that falls in `clip`, over whatever was there. */
+  #region(model: PaintModel, frame: Frame, clip: Rect): void {
+    const ctx = this.#ctx;
+    const { view } = frame;
+    const whole = clip.width >= view.width && clip.height >= view.height;
+    ctx.save();
+    if (!whole) {
+      ctx.beginPath();
+      ctx.rect(clip.x, clip.y, clip.width, clip.height);
+      ctx.clip();
+    }
+    ctx.fillStyle = this.#style.palette.bg;
+    ctx.fillRect(clip.x, clip.y, clip.width, clip.height);
+    // The rows and columns the clip touches.
+    const rowAt = (y: number) => Math.floor((y - HEAD_H + view.top) / ROW);
+    const colAt = (x: number) => Math.floor((x - HEAD_W + view.left) / COL);
+    const r0 = Math.max(frame.r0, rowAt(clip.y));
+    const r1 = Math.min(frame.r1, rowAt(clip.y + clip.height) + 1);
+    const c0 = Math.max(frame.c0, colAt(clip.x));
+    const c1 = Math.min(frame.c1, colAt(clip.x + clip.width) + 1);
+    const body = clip.y + clip.height > HEAD_H;
+    if (body) {
+      this.#cells(frame, r0, r1, c0, c1);
+      this.#rowLines(frame, r0, r1, frame.right);
+      if (clip.x < HEAD_W) this.#rowHeads(model, frame, r0, r1);
+    }
+    if (clip.y < HEAD_H) {
+      this.#colHeads(model, frame, c0, c1);
+      if (clip.x < HEAD_W) this.#corner(model);
+    }
+    ctx.restore();
+  }
+
+  #cells(frame: Frame, r0: number, r1: number, c0: number, c1: number): void {
+    const width = frame.c1 - frame.c0;
+    for (let r = r0; r < r1; r++) {
+      const y = rowY(frame, r) + BOX_Y - (SPRITE - BOX) / 2;
+      for (let c = c0; c < c1; c++) {
+        const state = frame.states[(r - frame.r0) * width + (c - frame.c0)] ?? 0;
+        const sprite = this.#sprite(state);
+        const x = colX(frame, c) + BOX_X - (SPRITE - BOX) / 2;
+        if (sprite) this.#ctx.drawImage(sprite, x, y, SPRITE, SPRITE);
+      }
+    }
+  }
+
+  /** Each row's bottom line, from the left edge to `right`. */
+  #rowLines(frame: Frame, r0: number, r1: number, right: number): void {
+    const ctx = this.#ctx;
+    ctx.beginPath();
+    for (let r = r0; r < r1; r++) {
+      const y = rowY(frame, r) + ROW - 0.5;
+      ctx.moveTo(0, y);
+      ctx.lineTo(right, y);
+    }
+    ctx.strokeStyle = this.#style.palette.border;
+    ctx.lineWidth = 1;
+    ctx.stroke();
+  }
+
+  #rowHeads(model: PaintModel, frame: Frame, r0: number, r1: number): void {
+    const ctx = this.#ctx;
+    const { palette, fontFamily, nameSize } = this.#style;
+    if (r1 <= r0) return;
+    const top = Math.max(HEAD_H, rowY(frame, r0));
+    const bottom = rowY(frame, r1);
+    // Cells scrolled under the sticky column are covered, its row lines drawn again.
+    ctx.fillStyle = palette.bg;
+    ctx.fillRect(0, top, HEAD_W, bottom - top);
+    this.#rowLines(frame, r0, r1, HEAD_W);
+    this.#line(HEAD_W - 0.5, top, HEAD_W - 0.5, bottom, palette.border);
+
+    const labels: [RowLabel, number][] = [];
+    for (let r = r0; r < r1; r++) {
+      const person = model.index.person(model.rows[r] ?? -1);
+      if (person) labels.push([this.#rowLabel(model, model.rows[r] ?? 0), rowY(frame, r)]);
+    }
+    ctx.textBaseline = 'middle';
+    ctx.textAlign = 'left';
+    ctx.font = `${nameSize}px ${fontFamily}`;
+    for (const [label, y] of labels) {
+      ctx.fillStyle = label.inactive ? palette.textFaint : palette.text;
+      ctx.fillText(label.name, PAD_LEFT, y + 10);
+      if (label.inactive) {
+        const width = ctx.measureText(label.name).width;
+        this.#line(PAD_LEFT, y + 10.5, PAD_LEFT + width, y + 10.5, palette.textFaint);
+      }
+    }
+    ctx.font = `11px ${fontFamily}`;
+    ctx.fillStyle = palette.textFaint;
+    for (const [label, y] of labels) ctx.fillText(label.email, PAD_LEFT, y + 24);
+
+    ctx.font = `10.5px ${fontFamily}`;
+    for (const [label, y] of labels) {
+      for (const badge of label.badges) {
+        ctx.fillStyle = badge.bot ? palette.accentSoft : palette.bgHover;
+        ctx.beginPath();
+        ctx.roundRect(badge.x, y + 8, badge.width, 17, 8.5);
+        ctx.fill();
+        ctx.fillStyle = badge.bot ? palette.accentSoftText : palette.textMuted;
+        ctx.fillText(badge.text, badge.x + 5, y + 16.5);
+      }
+    }
+    this.#fillButtons(labels.map(([, y]) => [FILL_X, y + (ROW - 1 - FILL) / 2]));
+  }
+
+  #colHeads(model: PaintModel, frame: Frame, c0: number, c1: number): void {
+    const ctx = this.#ctx;
+    const { palette, fontFamily } = this.#style;
+    const right = frame.right;
+    const x = (c: number) => colX(frame, c);
+    ctx.fillStyle = palette.bgSubtle;
+    ctx.fillRect(0, 0, right, HEAD_H);
+    this.#line(0, HEAD_H - 0.5, right, HEAD_H - 0.5, palette.border);
+
+    ctx.textBaseline = 'middle';
+    ctx.textAlign = 'center';
+    ctx.font = `10.5px ${fontFamily}`;
+    ctx.fillStyle = palette.textFaint;
+    for (let c = c0; c < c1; c++) {
+      const stream = model.index.stream(model.cols[c] ?? -1);
+      if (stream) ctx.fillText(String(stream.subscribers.length), x(c) + COL / 2, NAME_BOTTOM + 8);
+    }
+    ctx.font = `12px ${fontFamily}`;
+    ctx.textAlign = 'left';
+    for (let c = c0; c < c1; c++) {
+      const s = model.cols[c] ?? -1;
+      const stream = model.index.stream(s);
+      if (!stream) continue;
+      const mid = x(c) + COL / 2;
+      let from = NAME_BOTTOM;
+      if (stream.inviteOnly) {
+        this.#lock(mid - 4.5, from - 11);
+        from -= 14;
+      }
+      ctx.save();
+      ctx.translate(mid, from);
+      ctx.rotate(-Math.PI / 2);
+      ctx.fillStyle = palette.text;
+      ctx.fillText(this.#colLabel(s, stream.name, stream.inviteOnly), 0, 0);
+      ctx.restore();
+    }
+    const buttons: [number, number][] = [];
+    for (let c = c0; c < c1; c++) buttons.push([x(c) + (COL - FILL) / 2, HEAD_H - 4 - FILL]);
+    this.#fillButtons(buttons);
+  }
+
+  #corner(model: PaintModel): void {
+    const ctx = this.#ctx;
+    const { palette, fontFamily } = this.#style;
+    ctx.fillStyle = palette.bgSubtle;
+    ctx.fillRect(0, 0, HEAD_W, HEAD_H - 1);
+    this.#line(HEAD_W - 0.5, 0, HEAD_W - 0.5, HEAD_H, palette.border);
+    ctx.font = `12px ${fontFamily}`;
+    ctx.textAlign = 'left';
+    ctx.textBaseline = 'middle';
+    ctx.fillStyle = palette.textMuted;
+    ctx.fillText(
+      `${model.rows.length} people · ${model.cols.length} channels`,
+      PAD_LEFT,
+      HEAD_H - 17,
+    );
+  }
+
+  /** The ± buttons of whole rows or columns, at their top left corners. */
+  #fillButtons(at: [number, number][]): void {
+    const ctx = this.#ctx;
+    const { palette, fontFamily } = this.#style;
+    ctx.beginPath();
+    for (const [x, y] of at) ctx.roundRect(x + 0.5, y + 0.5, FILL - 1, FILL - 1, 4);
+    ctx.fillStyle = palette.bgRaised;
+    ctx.fill();
+    ctx.strokeStyle = palette.border;
+    ctx.lineWidth = 1;
+    ctx.stroke();
+    ctx.font = `12px ${fontFamily}`;
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'middle';
+    ctx.fillStyle = palette.textMuted;
+    for (const [x, y] of at) ctx.fillText('±', x + FILL / 2, y + FILL / 2);
+    ctx.textAlign = 'left';
+  }
+
+  /** A private channel's padlock, 9 × 11. */
+  #lock(x: number, y: number): void {
+    const ctx = this.#ctx;
+    ctx.fillStyle = this.#style.palette.textMuted;
+    ctx.strokeStyle = this.#style.palette.textMuted;
+    ctx.beginPath();
+    ctx.roundRect(x + 0.5, y + 5, 8, 6, 1);
+    ctx.fill();
+    ctx.beginPath();
+    ctx.lineWidth = 1.4;
+    ctx.arc(x + 4.5, y + 3.5, 2, Math.PI, 0);
+    ctx.moveTo(x + 2.5, y + 3.5);
+    ctx.lineTo(x + 2.5, y + 5);
+    ctx.moveTo(x + 6.5, y + 3.5);
+    ctx.lineTo(x + 6.5, y + 5);
+    ctx.stroke();
+  }
+
+  #line(x0: number, y0: number, x1: number, y1: number, color: string): void {
+    const ctx = this.#ctx;
+    ctx.beginPath();
+    ctx.moveTo(x0, y0);
+    ctx.lineTo(x1, y1);
+    ctx.strokeStyle = color;
+    ctx.lineWidth = 1;
+    ctx.stroke();
+  }
+
+  /** A person's name, e-mail and badges, fitted to the header column once. */
+  #rowLabel(model: PaintModel, p: number): RowLabel {
+    const known = this.#rowLabels.get(p);
+    if (known) return known;
+    const ctx = this.#ctx;
+    const { fontFamily, nameSize } = this.#style;
+    const person = model.index.person(p);
+    const texts: [string, boolean][] = [];
+    if (person && person.role !== 'member') texts.push([roleLabel(person.role), false]);
+    if (person?.isBot) {
+      const owner =
+        person.botOwnerId === null ? undefined : model.index.personAt.get(person.botOwnerId);
+      const ownerName = owner === undefined ? '' : (model.index.person(owner)?.fullName ?? '');
+      texts.push([ownerName ? `Bot of ${ownerName}` : 'Bot', true]);
+    }
+    if (person && !person.isActive) texts.push(['Deactivated', false]);
+    ctx.font = `10.5px ${fontFamily}`;
+    let x = FILL_X - GAP;
+    const badges: RowLabel['badges'] = [];
+    for (const [text, bot] of texts.reverse()) {
+      const width = Math.ceil(ctx.measureText(text).width) + 10;
+      x -= width;
+      badges.unshift({ text, x, width, bot });
+      x -= 3;
+    }
+    const room = (badges.length > 0 ? x + 3 - GAP : FILL_X - GAP) - PAD_LEFT;
+    ctx.font = `${nameSize}px ${fontFamily}`;
+    const name = fit(ctx, person?.fullName ?? '', room);
+    ctx.font = `11px ${fontFamily}`;
+    const email = fit(ctx, person?.email ?? '', room);
+    const label = { name, email, inactive: person ? !person.isActive : false, badges };
+    this.#rowLabels.set(p, label);
+    return label;
+  }
+
+  /** A channel's name, fitted to its header (the font is set by the caller). */
+  #colLabel(s: number, name: string, locked: boolean): string {
+    const known = this.#colLabels.get(s);
+    if (known !== undefined) return known;
+    const label = fit(this.#ctx, name, NAME_MAX - (locked ? 14 : 0));
+    this.#colLabels.set(s, label);
+    return label;
+  }
+
+  /** The box for a combination of states, drawn once per painter. */
+  #sprite(state: number): CanvasImageSource | null {
+    const known = this.#sprites.get(state);
+    if (known !== undefined) return known;
+    const { palette, scale } = this.#style;
+    const canvas = this.#makeCanvas(Math.ceil(SPRITE * scale), Math.ceil(SPRITE * scale));
+    const ctx = canvas.getContext('2d') as CanvasRenderingContext2D | null;
+    if (!ctx) {
+      this.#sprites.set(state, null);
+      return null;
+    }
+    ctx.scale(scale, scale);
+    const at = (SPRITE - BOX) / 2;
+    const checked = (state & CHECKED) !== 0;
+    const denied = (state & DENIED) !== 0;
+    // A staged or failed cell's ring, outside the box (a 2 px box-shadow before).
+    if (state & (STAGED | FAILED)) {
+      ctx.beginPath();
+      ctx.roundRect(at - 1, at - 1, BOX + 2, BOX + 2, 5);
+      ctx.lineWidth = 2;
+      ctx.strokeStyle = state & FAILED ? palette.danger : palette.warning;
+      ctx.stroke();
+    }
+    ctx.beginPath();
+    ctx.roundRect(at + 0.75, at + 0.75, BOX - 1.5, BOX - 1.5, 3.25);
+    ctx.lineWidth = 1.5;
+    if (denied) {
+      // Locked cells keep their state readable: a dashed outline, a grey fill if checked.
+      if (checked) {
+        ctx.fillStyle = palette.textFaint;
+        ctx.fill();
+      } else {
+        ctx.setLineDash([3, 2]);
+      }
+      ctx.strokeStyle = palette.textFaint;
+    } else if (checked) {
+      ctx.fillStyle = palette.accent;
+      ctx.fill();
+      ctx.strokeStyle = palette.accent;
+    } else {
+      ctx.fillStyle = state & STAGED ? palette.warningSoft : palette.bgRaised;
+      ctx.fill();
+      ctx.strokeStyle = palette.borderStrong;
+    }
+    ctx.stroke();
+    this.#sprites.set(state, canvas);
+    return canvas;
+  }
+}
+
+/** `text`, cut with an ellipsis to at most `width` px in the context's font. */
+export function fit(
+  ctx: Pick<CanvasRenderingContext2D, 'measureText'>,
+  text: string,
+  width: number,
+): string {
+  if (ctx.measureText(text).width <= width) return text;
+  let low = 0;
+  let high = text.length;
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (ctx.measureText(`${text.slice(0, mid)}…`).width <= width) low = mid;
+    else high = mid - 1;
+  }
+  return `${text.slice(0, low).trimEnd()}…`;
+}
+
+interface Rect {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** One painted view: what it showed, and each shown cell's state (row-major). */
+interface Frame {
+  index: GridIndex;
+  rows: readonly number[];
+  cols: readonly number[];
+  view: PaintView;
+  r0: number;
+  r1: number;
+  c0: number;
+  c1: number;
+  /** Where the content ends when it is narrower than the viewport. */
+  right: number;
+  states: Uint8Array;
+}
+
+function frameOf(model: PaintModel, view: PaintView): Frame {
+  const { index, rows, cols } = model;
+  const [r0, r1] = span(view.top, view.height, HEAD_H, ROW, rows.length);
+  const [c0, c1] = span(view.left, view.width, HEAD_W, COL, cols.length);
+  const states = new Uint8Array((r1 - r0) * (c1 - c0));
+  let i = 0;
+  for (let r = r0; r < r1; r++) {
+    const p = rows[r] ?? 0;
+    for (let c = c0; c < c1; c++) {
+      const s = cols[c] ?? 0;
+      const key = index.key(p, s);
+      const staged = model.staged(key);
+      let state = (staged ?? index.subscribed(p, s)) ? CHECKED : 0;
+      if (staged !== undefined) state |= STAGED;
+      if (model.failed(key)) state |= FAILED;
+      if (index.denied(p, s) !== null) state |= DENIED;
+      states[i++] = state;
+    }
+  }
+  const right = Math.min(view.width, HEAD_W + cols.length * COL - view.left);
+  return { index, rows, cols, view, r0, r1, c0, c1, right, states };
+}
+
+function rowY(frame: Frame, r: number): number {
+  return HEAD_H + r * ROW - frame.view.top;
+}
+
+function colX(frame: Frame, c: number): number {
+  return HEAD_W + c * COL - frame.view.left;
+}
