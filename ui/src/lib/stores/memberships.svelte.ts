@@ -16,8 +16,11 @@ import {
 } from '../memberships/grid';
 import { CellMap } from '../memberships/cellMap.svelte';
 
-/** How long staging must pause before the plan preview is asked for again. */
-const PLAN_DEBOUNCE_MS = 250;
+/**
+ * How long staging must pause before the pending list and the plan preview follow it:
+ * toggling cell after cell then lists and plans once, not on every click.
+ */
+const REVIEW_DEBOUNCE_MS = 250;
 
 /** A staged change that deserves a second look before it is applied. */
 export interface Risk {
@@ -54,6 +57,8 @@ class MembershipsState {
     this.index ? visibleStreams(this.index, this.streams, this.streamSort) : [],
   );
 
+  /** The staged diff as of the last pause in staging (`scheduleReview`): the pending list. */
+  listed = $state.raw<[key: number, subscribe: boolean][]>([]);
   /** The calls Apply would make for the staged diff; null while none is staged. */
   plan = $state.raw<PlanPreview | null>(null);
   #planTimer: ReturnType<typeof setTimeout> | undefined;
@@ -171,11 +176,18 @@ class MembershipsState {
     this.setMany(rows, columns, anyOff);
   }
 
+  /** Unstage one cell; the pending list drops it at once (it is where this is done). */
   discard(p: number, s: number): void {
     if (!this.index) return;
     const key = this.index.key(p, s);
     this.staged.delete(key);
     this.failed.delete(key);
+    this.relist();
+  }
+
+  /** The pending list shows the staged diff as it is now. */
+  relist(): void {
+    this.listed = [...this.staged];
   }
 
   discardAll(): void {
@@ -288,18 +300,22 @@ class MembershipsState {
   }
 
   /**
-   * Asks the planner, once staging pauses, which calls Apply would make, so that the
-   * panel can say so before anything is sent. Answers to stale diffs are dropped.
+   * Once staging pauses: the pending list follows the diff, and the planner is asked which
+   * calls Apply would make, so that the panel can say so before anything is sent. An
+   * emptied diff empties both at once; answers to stale diffs are dropped. Reads `size`, so
+   * an effect that calls this re-runs on every staging change.
    */
-  schedulePlan(changes: MembershipChange[]): void {
+  scheduleReview(): void {
     clearTimeout(this.#planTimer);
     const seq = ++this.#planSeq;
-    if (changes.length === 0) {
+    if (this.staged.size === 0) {
       this.plan = null;
+      this.listed = [];
       return;
     }
     this.#planTimer = setTimeout(() => {
-      ipc.planMembershipChanges(changes).then(
+      this.relist();
+      ipc.planMembershipChanges(this.changes()).then(
         (plan) => {
           if (seq === this.#planSeq) this.plan = plan;
         },
@@ -308,7 +324,7 @@ class MembershipsState {
           if (seq === this.#planSeq) this.plan = null;
         },
       );
-    }, PLAN_DEBOUNCE_MS);
+    }, REVIEW_DEBOUNCE_MS);
   }
 
   async cancel(): Promise<void> {
