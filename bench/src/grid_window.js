@@ -8,6 +8,8 @@ const selector = (id) => `[data-testid="${id}"]`;
 const one = (id, root = document) => root.querySelector(selector(id));
 const all = (id, root = document) => [...root.querySelectorAll(selector(id))];
 const CELLS = '[data-testid^="cell-"]';
+/** Longer than the grid takes to settle after a scroll (its DOM layer follows then). */
+const PASS_SETTLE_MS = 500;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const nextFrame = () =>
   new Promise((resolve) => requestAnimationFrame(resolve));
@@ -215,6 +217,14 @@ async function measureFrames(kind, count, step) {
   const grid = one("membership-grid");
   grid.scrollTop = 0;
   grid.scrollLeft = 0;
+  // The grid's accessible cells follow scrolling once it pauses (the painting at once):
+  // wait for the cells of the top left corner, which the toggle pass clicks.
+  await until(
+    "the cells at the top left",
+    () => grid.querySelector('[data-r="0"][data-c="0"]'),
+    10_000,
+  );
+  await sleep(PASS_SETTLE_MS);
   await nextFrame();
   await nextFrame();
   let action = () => {};
