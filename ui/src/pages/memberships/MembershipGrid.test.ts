@@ -314,6 +314,19 @@ describe('the memberships grid by keyboard (ARIA grid pattern)', () => {
     expect(grid).toHaveAttribute('aria-rowcount', '505');
   });
 
+  it('hides the focus ring while the focused cell is scrolled under the headers', async () => {
+    await open({ load_memberships: () => largeGrid(500) });
+    const grid = screen.getByRole('grid');
+    cell(1, 1).focus();
+    expect(grid).not.toHaveClass('focus-covered');
+    grid.scrollTop = 10;
+    await fireEvent.scroll(grid);
+    expect(grid).toHaveClass('focus-covered');
+    grid.scrollTop = 0;
+    await fireEvent.scroll(grid);
+    expect(grid).not.toHaveClass('focus-covered');
+  });
+
   it('stages a painted cell clicked before the cells under it are rendered', async () => {
     await open({ load_memberships: () => largeGrid(500) });
     const grid = screen.getByRole('grid');
