@@ -26,6 +26,16 @@ describe('GridIndex', () => {
   });
 });
 
+describe('badges', () => {
+  it('names the role, the bot and its owner, and deactivation; none for a member', () => {
+    const index = new GridIndex(grid());
+    expect(index.badges(1)).toEqual([{ text: 'Administrator', bot: false }]);
+    expect(index.badges(2)).toEqual([]);
+    expect(index.badges(3)).toEqual([{ text: 'Deactivated', bot: false }]);
+    expect(index.badges(4)).toEqual([{ text: 'Bot of Ada Lovelace', bot: true }]);
+  });
+});
+
 describe('filters and sorting', () => {
   const index = new GridIndex(grid());
 

@@ -6,6 +6,7 @@
 import type { GridPerson } from '../bindings/GridPerson';
 import type { GridStream } from '../bindings/GridStream';
 import type { MembershipGrid } from '../bindings/MembershipGrid';
+import { roleLabel } from '../format';
 
 /** Index of the action in the permission table: `[subscribe, unsubscribe]`. */
 export const SUBSCRIBE = 0;
@@ -59,6 +60,21 @@ export class GridIndex {
     if (!person || !stream) return 'Unknown cell.';
     const action = this.subscribed(p, s) ? UNSUBSCRIBE : SUBSCRIBE;
     return this.grid.permissions[person.kind]?.[stream.kind]?.[action] ?? null;
+  }
+
+  /** The badges beside a person's name: role (unless member), bot and owner, deactivated. */
+  badges(p: number): { text: string; bot: boolean }[] {
+    const person = this.person(p);
+    if (!person) return [];
+    const badges: { text: string; bot: boolean }[] = [];
+    if (person.role !== 'member') badges.push({ text: roleLabel(person.role), bot: false });
+    if (person.isBot) {
+      const owner = person.botOwnerId === null ? undefined : this.personAt.get(person.botOwnerId);
+      const name = owner === undefined ? '' : (this.person(owner)?.fullName ?? '');
+      badges.push({ text: name ? `Bot of ${name}` : 'Bot', bot: true });
+    }
+    if (!person.isActive) badges.push({ text: 'Deactivated', bot: false });
+    return badges;
   }
 
   /** One number per cell, for maps of staged cells. */

@@ -6,7 +6,6 @@
  * shown cell and header as a transparent, accessible element on top of the canvas
  * (`MembershipGrid.svelte`): this module only paints, and holds no state of the grid.
  */
-import { roleLabel } from '../format';
 import type { GridIndex } from './grid';
 import type { GridPos } from './gridNav';
 
@@ -484,19 +483,10 @@ export class GridPainter {
     const ctx = this.#ctx;
     const { fontFamily, nameSize } = this.#style;
     const person = model.index.person(p);
-    const texts: [string, boolean][] = [];
-    if (person && person.role !== 'member') texts.push([roleLabel(person.role), false]);
-    if (person?.isBot) {
-      const owner =
-        person.botOwnerId === null ? undefined : model.index.personAt.get(person.botOwnerId);
-      const ownerName = owner === undefined ? '' : (model.index.person(owner)?.fullName ?? '');
-      texts.push([ownerName ? `Bot of ${ownerName}` : 'Bot', true]);
-    }
-    if (person && !person.isActive) texts.push(['Deactivated', false]);
     ctx.font = `10.5px ${fontFamily}`;
     let x = FILL_X - GAP;
     const badges: RowLabel['badges'] = [];
-    for (const [text, bot] of texts.reverse()) {
+    for (const { text, bot } of model.index.badges(p).reverse()) {
       const width = Math.ceil(ctx.measureText(text).width) + 10;
       x -= width;
       badges.unshift({ text, x, width, bot });
