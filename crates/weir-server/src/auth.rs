@@ -8,7 +8,7 @@ use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use base64::Engine;
-use zulip_api::{BotType, ErrorCode};
+use zulip_api::{BotType, ZulipErrorCode};
 
 use crate::AppState;
 use crate::error::{ApiError, Error};
@@ -147,7 +147,7 @@ pub fn rate_limited(exceeded: Exceeded) -> Response {
     let retry_after = (exceeded.retry_after * 1000.0).ceil() / 1000.0;
     let mut response = ApiError::new(
         StatusCode::TOO_MANY_REQUESTS,
-        ErrorCode::RateLimitHit,
+        ZulipErrorCode::RateLimitHit,
         "API usage exceeded rate limit",
     )
     .with("retry-after", retry_after)

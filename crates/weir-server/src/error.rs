@@ -3,19 +3,19 @@
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde_json::{Map, Value, json};
-use zulip_api::ErrorCode;
+use zulip_api::ZulipErrorCode;
 
 /// A failure the API reports to its caller in Zulip's words.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ApiError {
     pub status: StatusCode,
-    pub code: ErrorCode,
+    pub code: ZulipErrorCode,
     pub msg: String,
     pub extra: Map<String, Value>,
 }
 
 impl ApiError {
-    pub fn new(status: StatusCode, code: ErrorCode, msg: impl Into<String>) -> Self {
+    pub fn new(status: StatusCode, code: ZulipErrorCode, msg: impl Into<String>) -> Self {
         Self {
             status,
             code,
@@ -26,13 +26,13 @@ impl ApiError {
 
     /// Zulip's default error: 400 `BAD_REQUEST`.
     pub fn bad_request(msg: impl Into<String>) -> Self {
-        Self::new(StatusCode::BAD_REQUEST, ErrorCode::BadRequest, msg)
+        Self::new(StatusCode::BAD_REQUEST, ZulipErrorCode::BadRequest, msg)
     }
 
     pub fn missing_argument(name: &str) -> Self {
         Self::new(
             StatusCode::BAD_REQUEST,
-            ErrorCode::RequestVariableMissing,
+            ZulipErrorCode::RequestVariableMissing,
             format!("Missing '{name}' argument"),
         )
         .with("var_name", name)
@@ -40,24 +40,24 @@ impl ApiError {
 
     /// 401 for the REST API; the response also carries `WWW-Authenticate`.
     pub fn unauthorized(msg: impl Into<String>) -> Self {
-        Self::new(StatusCode::UNAUTHORIZED, ErrorCode::Unauthorized, msg)
+        Self::new(StatusCode::UNAUTHORIZED, ZulipErrorCode::Unauthorized, msg)
     }
 
     pub fn stream_does_not_exist(name: &str) -> Self {
         Self::bad_request(format!("Channel '{name}' does not exist"))
-            .code(ErrorCode::StreamDoesNotExist)
+            .code(ZulipErrorCode::StreamDoesNotExist)
             .with("stream", name)
     }
 
     pub fn not_found() -> Self {
         Self::new(
             StatusCode::NOT_FOUND,
-            ErrorCode::BadRequest,
+            ZulipErrorCode::BadRequest,
             "Endpoint not found",
         )
     }
 
-    pub fn code(mut self, code: ErrorCode) -> Self {
+    pub fn code(mut self, code: ZulipErrorCode) -> Self {
         self.code = code;
         self
     }

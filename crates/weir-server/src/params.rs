@@ -250,7 +250,7 @@ mod tests {
         assert_eq!(
             error,
             Some((
-                zulip_api::ErrorCode::RequestVariableMissing,
+                zulip_api::ZulipErrorCode::RequestVariableMissing,
                 Some(Value::from("subscriptions"))
             ))
         );

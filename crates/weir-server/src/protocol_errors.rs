@@ -11,7 +11,7 @@ use std::task::{Context, Poll};
 
 use axum::http::StatusCode;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
-use zulip_api::ErrorCode;
+use zulip_api::ZulipErrorCode;
 
 use crate::error::ApiError;
 
@@ -49,7 +49,7 @@ fn rewrite(head: &[u8]) -> Option<Vec<u8>> {
         _ => "Malformed HTTP request",
     };
     let status_code = StatusCode::from_u16(status).ok()?;
-    let body = ApiError::new(status_code, ErrorCode::BadRequest, msg).json_text();
+    let body = ApiError::new(status_code, ZulipErrorCode::BadRequest, msg).json_text();
     let head = text.replace(
         "\r\ncontent-length: 0\r\n",
         &format!(

@@ -1,10 +1,11 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-/// Zulip's machine-readable error codes that Weir produces or branches on.
+/// Zulip's machine-readable error codes that Weir produces or branches on. Named for
+/// Zulip so that it is never mistaken for the app's own IPC error codes (weir-core).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
-pub enum ErrorCode {
+pub enum ZulipErrorCode {
     BadRequest,
     RequestVariableMissing,
     Unauthorized,
@@ -21,7 +22,7 @@ pub enum ErrorCode {
     Unknown,
 }
 
-impl ErrorCode {
+impl ZulipErrorCode {
     /// The code as it appears on the wire.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -46,7 +47,7 @@ impl ErrorCode {
 pub struct ErrorResponse {
     pub result: String,
     pub msg: String,
-    pub code: ErrorCode,
+    pub code: ZulipErrorCode,
     /// Fields some errors add, such as `var_name`, `stream` or `retry-after`.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -60,14 +61,14 @@ mod tests {
     fn unknown_codes_decode_instead_of_failing() {
         let body = r#"{"result":"error","msg":"x","code":"SOMETHING_NEW"}"#;
         let decoded: ErrorResponse = serde_json::from_str(body).unwrap();
-        assert_eq!(decoded.code, ErrorCode::Unknown);
+        assert_eq!(decoded.code, ZulipErrorCode::Unknown);
     }
 
     #[test]
     fn extra_fields_are_kept() {
         let body = r#"{"result":"error","msg":"m","code":"STREAM_DOES_NOT_EXIST","stream":"x"}"#;
         let decoded: ErrorResponse = serde_json::from_str(body).unwrap();
-        assert_eq!(decoded.code, ErrorCode::StreamDoesNotExist);
+        assert_eq!(decoded.code, ZulipErrorCode::StreamDoesNotExist);
         assert_eq!(decoded.extra.get("stream"), Some(&Value::from("x")));
     }
 }

@@ -9,7 +9,7 @@ mod realm;
 mod streams;
 mod users;
 
-pub use error::{ErrorCode, ErrorResponse};
+pub use error::{ErrorResponse, ZulipErrorCode};
 pub use messages::{
     DirectRecipient, Message, MessagesResponse, Recipient, RenderResponse, SendMessageResponse,
     TopicLink,

@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use serde_json::{Map, Value};
-use zulip_api::ErrorCode;
+use zulip_api::ZulipErrorCode;
 
 use crate::site::InvalidSite;
 
@@ -64,12 +64,12 @@ fn retry_hint(retry_after: Option<Duration>) -> String {
 
 impl ClientError {
     /// The Zulip error code, when the server sent one.
-    pub fn zulip_code(&self) -> Option<ErrorCode> {
+    pub fn zulip_code(&self) -> Option<ZulipErrorCode> {
         match self {
             Self::Zulip { code, .. } => Some(parse_code(code)),
-            Self::Unauthorized { .. } => Some(ErrorCode::Unauthorized),
-            Self::StreamsDoNotExist(_) => Some(ErrorCode::StreamDoesNotExist),
-            Self::RateLimited { .. } => Some(ErrorCode::RateLimitHit),
+            Self::Unauthorized { .. } => Some(ZulipErrorCode::Unauthorized),
+            Self::StreamsDoNotExist(_) => Some(ZulipErrorCode::StreamDoesNotExist),
+            Self::RateLimited { .. } => Some(ZulipErrorCode::RateLimitHit),
             _ => None,
         }
     }
@@ -87,8 +87,8 @@ impl ClientError {
     }
 }
 
-fn parse_code(code: &str) -> ErrorCode {
-    serde_json::from_value(Value::String(code.to_string())).unwrap_or(ErrorCode::Unknown)
+fn parse_code(code: &str) -> ZulipErrorCode {
+    serde_json::from_value(Value::String(code.to_string())).unwrap_or(ZulipErrorCode::Unknown)
 }
 
 /// Turns an error response into a [`ClientError`]. `retry_after` is the parsed
@@ -226,7 +226,10 @@ mod tests {
     fn other_zulip_errors_keep_code_msg_and_extras() {
         let body = r#"{"result":"error","code":"REQUEST_VARIABLE_MISSING","msg":"Missing 'x' argument","var_name":"x"}"#;
         let error = decode(400, body);
-        assert_eq!(error.zulip_code(), Some(ErrorCode::RequestVariableMissing));
+        assert_eq!(
+            error.zulip_code(),
+            Some(ZulipErrorCode::RequestVariableMissing)
+        );
         match error {
             ClientError::Zulip {
                 status,

@@ -6,7 +6,7 @@ use std::collections::HashSet;
 use axum::http::StatusCode;
 use rusqlite::Connection;
 use serde_json::Value;
-use zulip_api::ErrorCode;
+use zulip_api::ZulipErrorCode;
 
 use crate::error::{ApiError, Error};
 use crate::limits::{MAX_PRINCIPALS, check_list_len};
@@ -73,7 +73,7 @@ fn principal_error(principal: &Principal, msg: &str, feature_level: u32) -> ApiE
     let shown = principal.shown();
     ApiError::new(
         StatusCode::FORBIDDEN,
-        ErrorCode::UnauthorizedPrincipal,
+        ZulipErrorCode::UnauthorizedPrincipal,
         format!("User not authorized to execute queries on behalf of '{shown}'"),
     )
     .with(

@@ -124,7 +124,7 @@ fn resolve(conn: &Connection, sender: &UserRow, to: To) -> Result<Destination, E
             let stream = store::stream_by_id(conn, id)?;
             writable_stream(conn, sender, stream, || {
                 ApiError::bad_request(format!("Channel with ID '{id}' does not exist"))
-                    .code(zulip_api::ErrorCode::StreamDoesNotExist)
+                    .code(zulip_api::ZulipErrorCode::StreamDoesNotExist)
                     .with("stream_id", id)
             })
         }

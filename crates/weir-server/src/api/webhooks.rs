@@ -18,7 +18,7 @@ use rusqlite::Connection;
 use serde_json::{Value, json};
 use weir_integrations::{self as integrations, AuthScheme, EventFilter, Integration, Outcome};
 use weir_integrations::{Rejection, Request, process};
-use zulip_api::ErrorCode;
+use zulip_api::ZulipErrorCode;
 
 use crate::AppState;
 use crate::auth::{add_quota_headers, authenticate, rate_limited};
@@ -104,7 +104,7 @@ fn is_form(headers: &HeaderMap) -> bool {
 async fn bot_by_api_key(state: &AppState, api_key: Option<String>) -> Result<Arc<UserRow>, Error> {
     let api_key = api_key.ok_or_else(|| ApiError::missing_argument("api_key"))?;
     let invalid =
-        |msg: &str| ApiError::new(StatusCode::UNAUTHORIZED, ErrorCode::InvalidApiKey, msg);
+        |msg: &str| ApiError::new(StatusCode::UNAUTHORIZED, ZulipErrorCode::InvalidApiKey, msg);
     if !has_api_key_format(&api_key) {
         return Err(invalid("Malformed API key").into());
     }
@@ -116,9 +116,12 @@ async fn bot_by_api_key(state: &AppState, api_key: Option<String>) -> Result<Arc
         .ok_or_else(|| invalid("Invalid API key"))?;
     if !user.is_active {
         let msg = "Account is deactivated";
-        return Err(
-            ApiError::new(StatusCode::UNAUTHORIZED, ErrorCode::UserDeactivated, msg).into(),
-        );
+        return Err(ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            ZulipErrorCode::UserDeactivated,
+            msg,
+        )
+        .into());
     }
     Ok(user)
 }
@@ -252,7 +255,7 @@ pub(crate) fn unsupported_body(integration: &Integration, event: &str) -> Value 
     json!({
         "result": "success",
         "msg": format!("The '{event}' event isn't currently supported by the {name} webhook; ignoring"),
-        "code": ErrorCode::UnsupportedWebhookEventType.as_str(),
+        "code": ZulipErrorCode::UnsupportedWebhookEventType.as_str(),
         "webhook_name": name,
         "event_type": event,
     })
@@ -283,7 +286,7 @@ async fn missing_event_header(
 
 pub(crate) fn missing_header_error(header: &str) -> ApiError {
     ApiError::bad_request(format!("Missing the HTTP event header '{header}'"))
-        .code(ErrorCode::MissingHttpEventHeader)
+        .code(ZulipErrorCode::MissingHttpEventHeader)
         .with("header", header)
 }
 
