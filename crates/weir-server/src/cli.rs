@@ -190,11 +190,11 @@ async fn run(args: Args) -> Result<(), Error> {
     let config = Config {
         feature_level: args.feature_level,
         rate_limit: args.rate_limit,
-        connection_limits: crate::connection::Limits {
+        connection_limits: crate::http::connection::Limits {
             header_timeout: Duration::from_secs(args.header_timeout),
             body_timeout: Duration::from_secs(args.body_timeout),
             max_connections: usize::try_from(args.max_connections).unwrap_or(usize::MAX),
-            ..crate::connection::Limits::default()
+            ..crate::http::connection::Limits::default()
         },
         allowed_hosts: args.allowed_hosts,
     };

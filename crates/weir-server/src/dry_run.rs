@@ -10,8 +10,8 @@ use weir_integrations as integrations;
 
 use crate::api::webhooks::{ACCEPTED_JSON, Plan, missing_header_error, plan, unsupported_body};
 use crate::error::ApiError;
+use crate::http::params::Params;
 use crate::messages::Outgoing;
-use crate::params::Params;
 
 /// A request to preview.
 #[derive(Debug, Clone, Copy)]

@@ -8,26 +8,20 @@
 
 mod access;
 mod api;
-mod auth;
 #[cfg(feature = "cli")]
 pub mod cli;
 mod clock;
-pub mod connection;
 pub mod data_dir;
 mod demo;
 pub mod dry_run;
 pub mod error;
-mod host;
+pub mod http;
 mod keys;
 pub mod limits;
 pub mod local;
 mod messages;
 mod names;
-mod params;
-mod protocol_errors;
-mod ratelimit;
 pub mod render;
-pub mod request_log;
 pub mod store;
 
 use std::future::Future;
@@ -36,9 +30,10 @@ use std::sync::Arc;
 use axum::Router;
 use tokio::net::TcpListener;
 
+pub use crate::http::request_log::{RequestLog, RequestLogEntry};
+use crate::http::{connection, host, ratelimit, request_log};
 pub use demo::{DEMO_OWNER_EMAIL, demo_seed};
 pub use error::{ApiError, Error};
-pub use request_log::{RequestLog, RequestLogEntry};
 pub use store::Store;
 pub use store::seed::Seed;
 
@@ -128,8 +123,8 @@ pub fn router(state: AppState) -> Router {
 }
 
 /// Serves `router(state)` on `listener` until `shutdown` completes, then drains
-/// requests in flight (see [`connection`] for the limits on clients). Requests must
-/// name the server in `Host` (see `host.rs`).
+/// requests in flight (see [`http::connection`] for the limits on clients). Requests must
+/// name the server in `Host` (see `http/host.rs`).
 pub async fn serve(
     listener: TcpListener,
     state: AppState,

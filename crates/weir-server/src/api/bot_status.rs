@@ -8,9 +8,9 @@ use serde_json::json;
 use super::bots::refuse_guests;
 use super::{ApiResult, success};
 use crate::AppState;
-use crate::auth::Caller;
 use crate::error::{ApiError, Error};
-use crate::params::Params;
+use crate::http::auth::Caller;
+use crate::http::params::Params;
 use crate::store::{self, UserRow};
 
 /// Zulip's `can_admin_user`: administrators, and a bot's owner for that bot.

@@ -7,12 +7,12 @@ use zulip_api::{Bot, BotType, CreateBotResponse, Role};
 use super::reads::gravatar_url;
 use super::{ApiResult, success};
 use crate::AppState;
-use crate::auth::Caller;
 use crate::clock::{iso8601, now_unix};
 use crate::error::{ApiError, Error};
+use crate::http::auth::Caller;
+use crate::http::params::Params;
 use crate::keys::generate_api_key;
 use crate::names::{check_full_name, check_short_name};
-use crate::params::Params;
 use crate::store::{self, NewUser, UserRow};
 
 /// Refuses guests, as Zulip does before subscribing anyone.

@@ -7,9 +7,9 @@ use zulip_api::{DirectRecipient, Message, Recipient, TopicLink};
 use super::dto::avatar_url;
 use super::{ApiResult, success};
 use crate::AppState;
-use crate::auth::Caller;
 use crate::error::{ApiError, Error};
-use crate::params::{Params, as_list};
+use crate::http::auth::Caller;
+use crate::http::params::{Params, as_list};
 use crate::store::{self, Filter, MessageQuery, MessageRow, Narrow, UserRow};
 
 /// Zulip's `LARGER_THAN_MAX_MESSAGE_ID`, reported as the anchor of `anchor=newest`.

@@ -21,8 +21,8 @@ use serde::Serialize;
 use serde_json::{Map, Value, json};
 
 use crate::AppState;
-use crate::auth::require_auth;
 use crate::error::{ApiError, Error};
+use crate::http::auth::require_auth;
 
 /// The API's routes, spelled out under `/api/v1` rather than nested: a nested router
 /// rewrites every request's URI, which showed in webhook-ingest profiles.
@@ -83,7 +83,7 @@ pub fn routes(state: AppState) -> Router {
         // Bodies are bounded by `params::read_body`; axum's own 2 MiB default would
         // refuse multipart bodies that form bodies of the same size pass.
         .layer(axum::extract::DefaultBodyLimit::max(
-            crate::params::MAX_BODY_BYTES,
+            crate::http::params::MAX_BODY_BYTES,
         ))
         .with_state(state)
 }

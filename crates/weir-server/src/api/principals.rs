@@ -9,9 +9,9 @@ use serde_json::Value;
 use zulip_api::ZulipErrorCode;
 
 use crate::error::{ApiError, Error};
+use crate::http::params::as_list;
 use crate::limits::{MAX_PRINCIPALS, check_list_len};
 use crate::names::check_stream_name;
-use crate::params::as_list;
 use crate::store::{self, UserRow};
 
 /// Feature level from which `principals` may be user ids.

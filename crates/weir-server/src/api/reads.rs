@@ -8,10 +8,10 @@ use super::dto::{stream_dto, subscription_dto, user_dto, user_json};
 use super::{ApiResult, success};
 use crate::AppState;
 use crate::access::can_access;
-use crate::auth::Caller;
 use crate::clock::now_unix;
 use crate::error::{ApiError, Error};
-use crate::params::Params;
+use crate::http::auth::Caller;
+use crate::http::params::Params;
 use crate::store::{self, StreamActivity, StreamRow};
 
 pub use super::dto::gravatar_url;

@@ -10,10 +10,10 @@ use super::reads::ZULIP_VERSION;
 use super::{ApiResult, success};
 use crate::AppState;
 use crate::access::can_access;
-use crate::auth::Caller;
 use crate::clock::now_unix;
 use crate::error::{ApiError, Error};
-use crate::params::Params;
+use crate::http::auth::Caller;
+use crate::http::params::Params;
 use crate::store::{self, UserRow};
 
 /// The `fetch_event_types` Weir answers. Types about things Weir does not have (custom

@@ -12,8 +12,8 @@ use zulip_api::{BotType, ZulipErrorCode};
 
 use crate::AppState;
 use crate::error::{ApiError, Error};
+use crate::http::ratelimit::{Exceeded, Quota};
 use crate::keys::{has_api_key_format, keys_match};
-use crate::ratelimit::{Exceeded, Quota};
 use crate::store::UserRow;
 
 /// The authenticated user of a request.

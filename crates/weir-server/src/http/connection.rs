@@ -29,7 +29,7 @@ use tokio::time::{Instant, Sleep};
 use tower::ServiceExt;
 
 use crate::error::ApiError;
-use crate::protocol_errors::JsonErrors;
+use crate::http::protocol_errors::JsonErrors;
 
 type BoxError = Box<dyn StdError + Send + Sync>;
 

@@ -152,7 +152,7 @@ pub async fn read_body(mut body: axum::body::Body) -> Result<Bytes, ApiError> {
     let mut kept = Vec::new();
     let mut total = 0usize;
     while let Some(frame) = std::future::poll_fn(|cx| Pin::new(&mut body).poll_frame(cx)).await {
-        let frame = frame.map_err(crate::connection::body_error)?;
+        let frame = frame.map_err(crate::http::connection::body_error)?;
         let Ok(data) = frame.into_data() else {
             continue; // trailers
         };
