@@ -141,7 +141,7 @@ async fn a_very_long_stream_name_is_a_length_error() {
 #[tokio::test]
 async fn a_long_list_of_missing_names_is_answered_quickly_and_correctly() {
     let server = TestServer::standard();
-    // The longest list allowed (longer ones: `limits.rs`).
+    // The longest list allowed (longer ones: weir-server's `rules/limits.rs`).
     let names: Vec<String> = (0..1_000).map(|i| format!("missing-{i}")).collect();
 
     let started = std::time::Instant::now();

@@ -6,7 +6,6 @@
 //! programs that run the server inside themselves (the desktop app); the `weir-server`
 //! command line ([`cli`], feature `cli`) is a thin layer on the same parts.
 
-mod access;
 mod api;
 #[cfg(feature = "cli")]
 pub mod cli;
@@ -16,12 +15,10 @@ mod demo;
 pub mod dry_run;
 pub mod error;
 pub mod http;
-mod keys;
-pub mod limits;
 pub mod local;
 mod messages;
-mod names;
 pub mod render;
+pub mod rules;
 pub mod store;
 
 use std::future::Future;

@@ -11,8 +11,8 @@ use crate::clock::{iso8601, now_unix};
 use crate::error::{ApiError, Error};
 use crate::http::auth::Caller;
 use crate::http::params::Params;
-use crate::keys::generate_api_key;
-use crate::names::{check_full_name, check_short_name};
+use crate::rules::keys::generate_api_key;
+use crate::rules::names::{check_full_name, check_short_name};
 use crate::store::{self, NewUser, UserRow};
 
 /// Refuses guests, as Zulip does before subscribing anyone.

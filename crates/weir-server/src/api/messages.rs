@@ -321,7 +321,7 @@ fn build_query(
                 // A private stream the viewer cannot read is reported as unknown too.
                 let stream = stream
                     .filter(|stream| {
-                        crate::access::can_access(
+                        crate::rules::access::can_access(
                             viewer,
                             stream,
                             subscribed.get(&stream.stream_id) == Some(&true),

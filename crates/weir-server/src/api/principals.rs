@@ -10,8 +10,8 @@ use zulip_api::ZulipErrorCode;
 
 use crate::error::{ApiError, Error};
 use crate::http::params::as_list;
-use crate::limits::{MAX_PRINCIPALS, check_list_len};
-use crate::names::check_stream_name;
+use crate::rules::limits::{MAX_PRINCIPALS, check_list_len};
+use crate::rules::names::check_stream_name;
 use crate::store::{self, UserRow};
 
 /// Feature level from which `principals` may be user ids.

@@ -7,11 +7,11 @@ use zulip_api::{Stream, Subscription};
 use super::dto::{stream_dto, subscription_dto, user_dto, user_json};
 use super::{ApiResult, success};
 use crate::AppState;
-use crate::access::can_access;
 use crate::clock::now_unix;
 use crate::error::{ApiError, Error};
 use crate::http::auth::Caller;
 use crate::http::params::Params;
+use crate::rules::access::can_access;
 use crate::store::{self, StreamActivity, StreamRow};
 
 pub use super::dto::gravatar_url;

@@ -9,11 +9,11 @@ use super::dto::{gravatar_url, stream_dto, subscription_dto, user_dto, user_json
 use super::reads::ZULIP_VERSION;
 use super::{ApiResult, success};
 use crate::AppState;
-use crate::access::can_access;
 use crate::clock::now_unix;
 use crate::error::{ApiError, Error};
 use crate::http::auth::Caller;
 use crate::http::params::Params;
+use crate::rules::access::can_access;
 use crate::store::{self, UserRow};
 
 /// The `fetch_event_types` Weir answers. Types about things Weir does not have (custom

@@ -10,12 +10,12 @@ use serde_json::{Value, json};
 
 use super::{ApiResult, success};
 use crate::AppState;
-use crate::access::can_access;
 use crate::clock::now_unix;
 use crate::error::{ApiError, Error};
 use crate::http::auth::Caller;
 use crate::http::params::Params;
 use crate::messages::{Destination, Outgoing, send};
+use crate::rules::access::can_access;
 use crate::store::{self, StreamRow, UserRow};
 
 /// Largest `to` list accepted for a direct message.

@@ -13,14 +13,14 @@ use super::principals::{
 };
 use super::success_weighted;
 use crate::AppState;
-use crate::access::can_access;
 use crate::clock::now_unix;
 use crate::error::{ApiError, Error};
 use crate::http::auth::Caller;
 use crate::http::params::{Params, as_list};
-use crate::limits::{MAX_SUBSCRIPTIONS, check_list_len};
 use crate::messages::notify;
-use crate::names::MAX_STREAM_DESCRIPTION_CHARS;
+use crate::rules::access::can_access;
+use crate::rules::limits::{MAX_SUBSCRIPTIONS, check_list_len};
+use crate::rules::names::MAX_STREAM_DESCRIPTION_CHARS;
 use crate::store::{self, StreamRow, SubscriptionChange, UserRow};
 
 /// Zulip skips the "you were subscribed" messages above this many new subscriptions.

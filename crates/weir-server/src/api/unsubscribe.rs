@@ -10,11 +10,11 @@ use super::principals::{
 };
 use super::success_weighted;
 use crate::AppState;
-use crate::access::visible_for_unsubscribe;
 use crate::error::{ApiError, Error};
 use crate::http::auth::Caller;
 use crate::http::params::Params;
-use crate::limits::{MAX_SUBSCRIPTIONS, check_list_len};
+use crate::rules::access::visible_for_unsubscribe;
+use crate::rules::limits::{MAX_SUBSCRIPTIONS, check_list_len};
 use crate::store::{self, StreamRow, UserRow};
 
 /// Feature level from which users may remove bots they own.

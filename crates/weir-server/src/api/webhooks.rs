@@ -25,8 +25,8 @@ use crate::clock::now_unix;
 use crate::error::{ApiError, Error};
 use crate::http::auth::{add_quota_headers, authenticate, rate_limited};
 use crate::http::params::{Params, read_body};
-use crate::keys::{has_api_key_format, keys_match};
 use crate::messages::{Destination, Outgoing, notify, send};
+use crate::rules::keys::{has_api_key_format, keys_match};
 use crate::store::{self, PostTarget, PostTargets, StreamRef, UserRow};
 
 /// Payloads up to this size are parsed and rendered where they arrive (well under a

@@ -13,7 +13,7 @@ use zulip_api::{BotType, ZulipErrorCode};
 use crate::AppState;
 use crate::error::{ApiError, Error};
 use crate::http::ratelimit::{Exceeded, Quota};
-use crate::keys::{has_api_key_format, keys_match};
+use crate::rules::keys::{has_api_key_format, keys_match};
 use crate::store::UserRow;
 
 /// The authenticated user of a request.

@@ -11,8 +11,8 @@ use super::streams::{NewStream, insert_stream, name_key, subscribe};
 use super::users::{NewUser, RealmRow, insert_realm, insert_user};
 use crate::clock::{iso8601, now_unix};
 use crate::error::{Error, Result};
-use crate::keys::{generate_api_key, has_api_key_format};
-use crate::names::{check_full_name, check_stream_name};
+use crate::rules::keys::{generate_api_key, has_api_key_format};
+use crate::rules::names::{check_full_name, check_stream_name};
 
 /// Zulip's own address for the system bot that tells owners about their bots.
 pub const NOTIFICATION_BOT_EMAIL: &str = "notification-bot@zulip.com";

@@ -1,0 +1,8 @@
+//! Zulip's rules, as pure functions over rows and strings, so that every endpoint applies
+//! them alike: who may see a stream (`access`), valid names (`names`), the most one
+//! request may ask for ([`limits`]), and API keys (`keys`).
+
+pub(crate) mod access;
+pub(crate) mod keys;
+pub mod limits;
+pub(crate) mod names;
