@@ -1,6 +1,6 @@
 //! The local server's lifecycle in the app: started on demand with the demo organization
-//! in the app's data dir (through `weir_server::local`), reached over loopback HTTP
-//! through the same client as a real server, reset on request, stopped at exit.
+//! in the app's data dir (through `weir_server::embed::local`), reached over loopback
+//! HTTP through the same client as a real server, reset on request, stopped at exit.
 
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -8,7 +8,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use tokio::sync::Mutex;
 use weir_core::{ClientConfig, Credentials, Secret, TlsOptions, ZulipClient};
 use weir_server::RequestLog;
-use weir_server::local::{Options, Organization, Server};
+use weir_server::embed::local::{Options, Organization, Server};
 
 use crate::dto::{LocalServerStatus, RequestLogEntry};
 use crate::error::{AppError, AppResult};
@@ -114,7 +114,7 @@ impl LocalServer {
                 reset?
             }
             None => {
-                weir_server::data_dir::erase(&self.data_dir)?;
+                weir_server::embed::data_dir::erase(&self.data_dir)?;
                 self.log.clear();
                 Server::start(self.options()).await?
             }

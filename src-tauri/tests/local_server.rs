@@ -1,5 +1,5 @@
-//! The app's local server: lifecycle over `weir_server::local` (start, reset, stop) and
-//! the app's data dir kept private (issue 11, finding 8).
+//! The app's local server: lifecycle over `weir_server::embed::local` (start, reset, stop)
+//! and the app's data dir kept private (issue 11, finding 8).
 // The helpers unwrap as the tests do; clippy's allow-unwrap-in-tests reaches only the
 // #[test] functions of an integration test, not its helpers (rust-clippy#11119).
 #![allow(clippy::unwrap_used)]

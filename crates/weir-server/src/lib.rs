@@ -2,20 +2,16 @@
 //! on SQLite, faithful to Zulip's behaviour (see `docs/zulip-compatibility.md`).
 //!
 //! [`router`] builds the whole API for a [`AppState`]; tests drive it in-process with
-//! `oneshot`, and [`serve`] runs the same router on a socket. [`local`] is the API for
+//! `oneshot`, and [`serve`] runs the same router on a socket. [`embed::local`] is the API for
 //! programs that run the server inside themselves (the desktop app); the `weir-server`
-//! command line ([`cli`], feature `cli`) is a thin layer on the same parts.
+//! command line (`embed::cli`, feature `cli`) is a thin layer on the same parts.
 
 mod api;
-#[cfg(feature = "cli")]
-pub mod cli;
 mod clock;
-pub mod data_dir;
-mod demo;
 pub mod dry_run;
+pub mod embed;
 pub mod error;
 pub mod http;
-pub mod local;
 mod messages;
 pub mod render;
 pub mod rules;
@@ -27,9 +23,9 @@ use std::sync::Arc;
 use axum::Router;
 use tokio::net::TcpListener;
 
+pub use crate::embed::demo::{DEMO_OWNER_EMAIL, demo_seed};
 pub use crate::http::request_log::{RequestLog, RequestLogEntry};
 use crate::http::{connection, host, ratelimit, request_log};
-pub use demo::{DEMO_OWNER_EMAIL, demo_seed};
 pub use error::{ApiError, Error};
 pub use store::Store;
 pub use store::seed::Seed;

@@ -114,9 +114,9 @@ impl Store {
         let runtime = tokio::runtime::Handle::try_current().map_err(|_| {
             Error::Internal("the store must be opened inside a tokio runtime".into())
         })?;
-        crate::data_dir::make_private(data_dir)?;
+        crate::embed::data_dir::make_private(data_dir)?;
         let path = data_dir.join(DATABASE_FILE);
-        crate::data_dir::create_private_file(&path)?;
+        crate::embed::data_dir::create_private_file(&path)?;
         let mut writer = open_connection(&path, false)?;
         schema::migrate(&mut writer)?;
         let users = Arc::new(cache::UserCache::default());
@@ -350,10 +350,10 @@ fn open_wal(path: &Path, read_only: bool) -> Result<Connection> {
 /// Creates the database in `data_dir` from `seed`, all or nothing: if anything fails,
 /// no database is left behind.
 pub fn create_seeded(data_dir: &Path, seed: &seed::Seed) -> Result<()> {
-    crate::data_dir::make_private(data_dir)?;
+    crate::embed::data_dir::make_private(data_dir)?;
     let path = data_dir.join(DATABASE_FILE);
     let outcome = (|| {
-        crate::data_dir::create_private_file(&path)?;
+        crate::embed::data_dir::create_private_file(&path)?;
         let mut conn = open_connection(&path, false)?;
         schema::migrate(&mut conn)?;
         let tx = conn.transaction()?;
@@ -362,7 +362,7 @@ pub fn create_seeded(data_dir: &Path, seed: &seed::Seed) -> Result<()> {
         Ok(())
     })();
     if outcome.is_err() {
-        let _ = crate::data_dir::erase(data_dir);
+        let _ = crate::embed::data_dir::erase(data_dir);
     }
     outcome
 }

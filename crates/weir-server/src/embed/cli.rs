@@ -10,7 +10,7 @@ use std::time::Duration;
 use clap::Parser;
 use tokio::net::TcpListener;
 
-use crate::data_dir::{self, DEMO_ZULIPRC, Organization};
+use crate::embed::data_dir::{self, DEMO_ZULIPRC, Organization};
 use crate::error::Error;
 use crate::store::{Store, user_by_email};
 use crate::{AppState, Config, DEMO_OWNER_EMAIL, Seed};

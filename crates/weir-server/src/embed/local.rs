@@ -15,10 +15,11 @@ use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 use zulip_api::Role;
 
-pub use crate::data_dir::Organization;
+use crate::embed::data_dir;
+pub use crate::embed::data_dir::Organization;
 use crate::error::{Error, Result};
 use crate::store::{Closing, Store, realm_users};
-use crate::{AppState, Config, RequestLog, data_dir};
+use crate::{AppState, Config, RequestLog};
 
 /// How long [`Server::stop`] lets requests in flight finish by default.
 pub const DEFAULT_DRAIN: Duration = Duration::from_secs(3);
