@@ -9,9 +9,9 @@ use serde_json::Value;
 use weir_integrations as integrations;
 
 use crate::api::webhooks::{ACCEPTED_JSON, Plan, missing_header_error, plan, unsupported_body};
+use crate::compose::Outgoing;
 use crate::error::ApiError;
 use crate::http::params::Params;
-use crate::messages::Outgoing;
 
 /// A request to preview.
 #[derive(Debug, Clone, Copy)]

@@ -8,11 +8,11 @@
 
 mod api;
 mod clock;
+mod compose;
 pub mod dry_run;
 pub mod embed;
 pub mod error;
 pub mod http;
-mod messages;
 pub mod render;
 pub mod rules;
 pub mod store;

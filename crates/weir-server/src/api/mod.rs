@@ -3,7 +3,7 @@
 mod bot_status;
 mod bots;
 mod dto;
-mod messages;
+mod message_fetch;
 mod principals;
 mod reads;
 mod register;
@@ -63,9 +63,12 @@ pub fn routes(state: AppState) -> Router {
         .route("/api/v1/register", post(register::register))
         .route(
             "/api/v1/messages",
-            get(messages::get_messages).post(send::send_message),
+            get(message_fetch::get_messages).post(send::send_message),
         )
-        .route("/api/v1/messages/render", post(messages::render_message))
+        .route(
+            "/api/v1/messages/render",
+            post(message_fetch::render_message),
+        )
         .route("/api/v1/integrations", get(webhooks::list_integrations))
         .route_layer(middleware::from_fn_with_state(state.clone(), require_auth));
     Router::new()

@@ -99,7 +99,7 @@ pub async fn get_own_user(
     let max_message_id = state
         .store()
         .read(move |conn| {
-            let query = super::messages::newest_visible_query(conn, &viewer)?;
+            let query = super::message_fetch::newest_visible_query(conn, &viewer)?;
             Ok::<_, Error>(
                 store::find_messages(conn, &query)?
                     .messages

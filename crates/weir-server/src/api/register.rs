@@ -149,7 +149,7 @@ fn snapshot(
         add_streams(conn, viewer, request, &mut body)?;
     }
     if request.wants("message") {
-        let query = super::messages::newest_visible_query(conn, viewer)?;
+        let query = super::message_fetch::newest_visible_query(conn, viewer)?;
         let newest = store::find_messages(conn, &query)?
             .messages
             .last()

@@ -11,10 +11,10 @@ use serde_json::{Value, json};
 use super::{ApiResult, success};
 use crate::AppState;
 use crate::clock::now_unix;
+use crate::compose::{Destination, Outgoing, send};
 use crate::error::{ApiError, Error};
 use crate::http::auth::Caller;
 use crate::http::params::Params;
-use crate::messages::{Destination, Outgoing, send};
 use crate::rules::access::can_access;
 use crate::store::{self, StreamRow, UserRow};
 

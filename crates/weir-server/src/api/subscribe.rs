@@ -14,10 +14,10 @@ use super::principals::{
 use super::success_weighted;
 use crate::AppState;
 use crate::clock::now_unix;
+use crate::compose::notify;
 use crate::error::{ApiError, Error};
 use crate::http::auth::Caller;
 use crate::http::params::{Params, as_list};
-use crate::messages::notify;
 use crate::rules::access::can_access;
 use crate::rules::limits::{MAX_SUBSCRIPTIONS, check_list_len};
 use crate::rules::names::MAX_STREAM_DESCRIPTION_CHARS;

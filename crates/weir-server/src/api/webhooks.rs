@@ -22,10 +22,10 @@ use zulip_api::ZulipErrorCode;
 
 use crate::AppState;
 use crate::clock::now_unix;
+use crate::compose::{Destination, Outgoing, notify, send};
 use crate::error::{ApiError, Error};
 use crate::http::auth::{add_quota_headers, authenticate, rate_limited};
 use crate::http::params::{Params, read_body};
-use crate::messages::{Destination, Outgoing, notify, send};
 use crate::rules::keys::{has_api_key_format, keys_match};
 use crate::store::{self, PostTarget, PostTargets, StreamRef, UserRow};
 

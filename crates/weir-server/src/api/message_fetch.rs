@@ -1,4 +1,5 @@
-//! `GET /messages` (with Zulip's narrows and `message_ids`) and `POST /messages/render`.
+//! Reading messages: `GET /messages` (with Zulip's narrows and `message_ids`; Zulip's
+//! `message_fetch.py`) and `POST /messages/render`. Sending is `send.rs`.
 
 use axum::extract::State;
 use serde_json::{Value, json};
@@ -545,7 +546,7 @@ pub async fn render_message(State(state): State<AppState>, mut params: Params) -
     let content = params.require_str("content")?;
     let rendered = state
         .store()
-        .read(move |conn| Ok::<_, Error>(crate::messages::render_preview(conn, &content)?))
+        .read(move |conn| Ok::<_, Error>(crate::compose::render_preview(conn, &content)?))
         .await?;
     success(json!({ "rendered": rendered }), params.into_ignored())
 }

@@ -1,4 +1,7 @@
-//! Sending messages from inside a write: rendering, truncation, Notification Bot.
+//! Composing messages, for every endpoint that sends one (`POST /messages`, webhooks,
+//! Notification Bot's notices): cut to Zulip's limits and rendered before the write
+//! ([`Outgoing`]), then stored from inside it ([`send`], [`notify`]). The endpoints live
+//! in `api/`, the SQL in `store/messages.rs`.
 
 use rusqlite::Connection;
 
