@@ -1,6 +1,6 @@
 //! The webhook workbench's glue between the core and the local server's pure webhook
 //! step: registry summaries, real sends mapped for the UI, and dry runs rendered by the
-//! same code as the server's endpoint (`weir_server::dry_run`).
+//! same code as the server's endpoint (`weir_server::webhook::dry_run`).
 
 use std::collections::BTreeMap;
 use weir_core::bots::{BotManager, ResultDestination, WebhookRequest, WebhookResult};
@@ -10,7 +10,7 @@ use weir_integrations::{
     EventFilter, EventSource, HeaderMap, Integration, Method, Rejection, Request, process, registry,
 };
 use weir_integrations::{HeaderName, HeaderValue};
-use weir_server::dry_run::{DryRunMessage, DryRunRequest, dry_run};
+use weir_server::webhook::dry_run::{DryRunMessage, DryRunRequest, dry_run};
 
 use crate::dto::{
     DryRunResult, FixtureSummary, IntegrationSummary, RenderComparison, ResultMessage,

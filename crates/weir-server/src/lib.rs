@@ -9,13 +9,13 @@
 mod api;
 mod clock;
 mod compose;
-pub mod dry_run;
 pub mod embed;
 pub mod error;
 pub mod http;
 pub mod render;
 pub mod rules;
 pub mod store;
+pub mod webhook;
 
 use std::future::Future;
 use std::sync::Arc;

@@ -5,19 +5,18 @@
 //! `only_events`/`exclude_events` (a missing event header tells the owner and fails; an
 //! unsupported event is a 200 so that services keep the webhook enabled); then, in one
 //! write, resolve the destination and store the messages (one, or one per change of a
-//! Bitbucket push, as Zulip sends them) before answering.
+//! Bitbucket push, as Zulip sends them) before answering. Everything between reading the
+//! body and the write is [`crate::webhook::plan`], shared with the dry run.
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use axum::body::{Body, Bytes};
 use axum::extract::{Path, State};
-use axum::http::{HeaderMap, Method, StatusCode, header};
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use rusqlite::Connection;
 use serde_json::{Value, json};
-use weir_integrations::{self as integrations, AuthScheme, EventFilter, Integration, Outcome};
-use weir_integrations::{Rejection, Request, process};
+use weir_integrations::{self as integrations, AuthScheme, Integration};
 use zulip_api::ZulipErrorCode;
 
 use crate::AppState;
@@ -28,6 +27,9 @@ use crate::http::auth::{add_quota_headers, authenticate, rate_limited};
 use crate::http::params::{Params, read_body};
 use crate::rules::keys::{has_api_key_format, keys_match};
 use crate::store::{self, PostTarget, PostTargets, StreamRef, UserRow};
+use crate::webhook::plan::{
+    ACCEPTED_JSON, Plan, find_integration, is_form, missing_header_error, plan, unsupported_body,
+};
 
 /// Payloads up to this size are parsed and rendered where they arrive (well under a
 /// millisecond); larger ones on a blocking thread.
@@ -53,7 +55,7 @@ async fn handle(
     uri: &axum::http::Uri,
     body: Body,
 ) -> Result<Response, Error> {
-    let integration = integrations::find(name).ok_or_else(ApiError::not_found)?;
+    let integration = find_integration(name)?;
     let mut query = Params::from_query(uri.query().unwrap_or_default());
     // The sender is checked before the body is read whenever the body cannot hold the
     // key, so that nobody without one gets to upload megabytes.
@@ -91,13 +93,6 @@ async fn handle(
         add_quota_headers(response.headers_mut(), quota);
     }
     Ok(response)
-}
-
-fn is_form(headers: &HeaderMap) -> bool {
-    headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|value| value.to_str().ok())
-        .is_some_and(|value| value.starts_with("application/x-www-form-urlencoded"))
 }
 
 /// Webhook authentication by `api_key`, with the webhook error codes.
@@ -167,76 +162,6 @@ async fn deliver(
     Ok(accepted())
 }
 
-/// What a webhook request comes to once its sender is known: the part without I/O,
-/// shared by the endpoint and by [`crate::dry_run`], so that a preview and a real send
-/// never disagree.
-pub(crate) enum Plan {
-    /// Store these messages (rendered, cut to Zulip's limits), in order, then answer
-    /// success. `stream`: `None` is a direct message to the bot's owner.
-    Post {
-        stream: Option<String>,
-        messages: Vec<Outgoing>,
-    },
-    /// Answer plain success, send nothing (an ignored or filtered event).
-    Accepted,
-    /// Answer Zulip's "unsupported event" success, send nothing.
-    Unsupported { event: String },
-    /// Tell the bot's owner the event header is missing, and fail.
-    MissingHeader { header: &'static str },
-}
-
-/// Reads the URL's parameters and runs the integration.
-pub(crate) fn plan(
-    integration: &Integration,
-    headers: &HeaderMap,
-    body: &[u8],
-    mut query: Params,
-) -> Result<Plan, ApiError> {
-    let stream = query.take_str("stream");
-    let topic_override = query
-        .take_str("topic")
-        .filter(|topic| !topic.trim().is_empty());
-    let only_events = query.take_string_list("only_events")?;
-    let exclude_events = query.take_string_list("exclude_events")?;
-    let filter = EventFilter::new(only_events.as_deref(), exclude_events.as_deref())
-        .map_err(|error| ApiError::bad_request(error.to_string()))?;
-    let mut options = BTreeMap::new();
-    for key in integration.option_keys() {
-        if let Some(value) = query.take_str(key) {
-            options.insert(key.to_owned(), value);
-        }
-    }
-    let request = Request {
-        // The route accepts POST only.
-        method: &Method::POST,
-        headers,
-        body,
-        options: &options,
-        filter: &filter,
-        topic: topic_override.as_deref(),
-    };
-    match process(integration, &request) {
-        Ok(Outcome::Messages(messages)) => Ok(Plan::Post {
-            stream,
-            messages: messages
-                .iter()
-                .map(|message| Outgoing::new(&message.topic, &message.content))
-                .collect::<Result<_, _>>()?,
-        }),
-        Ok(Outcome::Ignored | Outcome::Filtered { .. }) => Ok(Plan::Accepted),
-        Ok(Outcome::Unsupported { event }) => Ok(Plan::Unsupported { event }),
-        Err(Rejection::MissingKey(key)) => Err(ApiError::missing_argument(&key)),
-        Err(Rejection::MissingEventHeader { header }) => Ok(Plan::MissingHeader { header }),
-        Err(rejection @ (Rejection::MalformedJson | Rejection::EventTypeTooLong)) => {
-            Err(ApiError::bad_request(rejection.to_string()))
-        }
-    }
-}
-
-/// The success envelope as `success(json!({}), ..)` writes it, without building it
-/// for every accepted webhook.
-pub(crate) const ACCEPTED_JSON: &str = r#"{"msg":"","result":"success"}"#;
-
 fn accepted() -> Response {
     ([(header::CONTENT_TYPE, "application/json")], ACCEPTED_JSON).into_response()
 }
@@ -248,17 +173,6 @@ fn unsupported_event(integration: &Integration, event: &str) -> Response {
         axum::Json(unsupported_body(integration, event)),
     )
         .into_response()
-}
-
-pub(crate) fn unsupported_body(integration: &Integration, event: &str) -> Value {
-    let name = integration.view_name;
-    json!({
-        "result": "success",
-        "msg": format!("The '{event}' event isn't currently supported by the {name} webhook; ignoring"),
-        "code": ZulipErrorCode::UnsupportedWebhookEventType.as_str(),
-        "webhook_name": name,
-        "event_type": event,
-    })
 }
 
 async fn missing_event_header(
@@ -282,12 +196,6 @@ async fn missing_event_header(
         return error;
     }
     missing_header_error(header).into()
-}
-
-pub(crate) fn missing_header_error(header: &str) -> ApiError {
-    ApiError::bad_request(format!("Missing the HTTP event header '{header}'"))
-        .code(ZulipErrorCode::MissingHttpEventHeader)
-        .with("header", header)
 }
 
 /// Who hears about a bot's mistakes: its owner. Humans posting with their own key are
@@ -403,15 +311,4 @@ pub async fn list_integrations(params: Params) -> super::ApiResult {
         json!({ "integrations": integrations }),
         params.into_ignored(),
     )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_accepted_body_is_the_success_envelope() {
-        let axum::Json(built) = super::super::success(json!({}), Vec::new()).unwrap();
-        assert_eq!(ACCEPTED_JSON, serde_json::to_string(&built).unwrap());
-    }
 }

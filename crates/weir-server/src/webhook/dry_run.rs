@@ -1,17 +1,18 @@
 //! Previewing a webhook request without posting it and without a database: the same
 //! parameter parsing, integration and renderer as `POST /api/v1/external/<name>`
-//! ([`crate::api::webhooks::plan`]), so that a preview and a real send never disagree.
+//! (`webhook::plan`), so that a preview and a real send never disagree.
 //! What only the database knows (whether the stream exists, who the owner is) is left
 //! to the real send.
 
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{HeaderMap, StatusCode};
 use serde_json::Value;
-use weir_integrations as integrations;
 
-use crate::api::webhooks::{ACCEPTED_JSON, Plan, missing_header_error, plan, unsupported_body};
 use crate::compose::Outgoing;
 use crate::error::ApiError;
 use crate::http::params::Params;
+use crate::webhook::plan::{
+    ACCEPTED_JSON, Plan, find_integration, is_form, missing_header_error, plan, unsupported_body,
+};
 
 /// A request to preview.
 #[derive(Debug, Clone, Copy)]
@@ -51,16 +52,12 @@ pub struct DryRun {
 
 /// Runs `request` through the endpoint's pure part.
 pub fn dry_run(request: &DryRunRequest<'_>) -> DryRun {
-    let Some(integration) = integrations::find(request.integration) else {
-        return refused(&ApiError::not_found());
+    let integration = match find_integration(request.integration) {
+        Ok(integration) => integration,
+        Err(error) => return refused(&error),
     };
     let mut query = Params::from_query(request.query);
-    let is_form = request
-        .headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|value| value.to_str().ok())
-        .is_some_and(|value| value.starts_with("application/x-www-form-urlencoded"));
-    if is_form {
+    if is_form(request.headers) {
         query.merge_missing_form(request.body);
     }
     let _ = query.take_str("api_key");
@@ -124,6 +121,8 @@ fn refused(error: &ApiError) -> DryRun {
 
 #[cfg(test)]
 mod tests {
+    use weir_integrations as integrations;
+
     use super::*;
 
     fn run(integration: &str, query: &str, headers: &[(&'static str, &str)], body: &str) -> DryRun {
