@@ -1,10 +1,21 @@
 //! Weir's local Zulip-compatible server: the Zulip endpoints an admin client needs,
 //! on SQLite, faithful to Zulip's behaviour (see `docs/zulip-compatibility.md`).
 //!
-//! [`router`] builds the whole API for a [`AppState`]; tests drive it in-process with
-//! `oneshot`, and [`serve`] runs the same router on a socket. [`embed::local`] is the API for
-//! programs that run the server inside themselves (the desktop app); the `weir-server`
-//! command line (`embed::cli`, feature `cli`) is a thin layer on the same parts.
+//! [`router`] builds the whole API for an [`AppState`]; tests drive it in-process with
+//! `oneshot`, and [`serve`] runs the same router on a socket. The modules, from the
+//! socket inwards:
+//!
+//! - [`http`]: the plumbing before an endpoint (connection limits, `Host` check, request
+//!   log, authentication, rate limit, Zulip's request parameters);
+//! - `api`: the endpoints, one module per family;
+//! - [`rules`]: Zulip's rules as pure functions (stream access, names, limits, API keys);
+//! - `compose`: a message cut to Zulip's limits, rendered, and stored;
+//! - [`webhook`]: an incoming webhook's step without I/O, and its dry run for the app;
+//! - [`render`]: Zulip-flavoured Markdown to HTML;
+//! - [`store`]: SQLite, all the SQL;
+//! - [`embed`]: running the server inside a program ([`embed::local`], the desktop app)
+//!   or as the `weir-server` command line (`embed::cli`, feature `cli`);
+//! - [`error`] and `clock`, used throughout.
 
 mod api;
 mod clock;
