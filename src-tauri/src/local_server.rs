@@ -3,7 +3,6 @@
 //! through the same client as a real server, reset on request, stopped at exit.
 
 use std::path::{Path, PathBuf};
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use tokio::sync::Mutex;
 use weir_core::{ClientConfig, Credentials, Secret, TlsOptions, ZulipClient};
@@ -35,7 +34,7 @@ impl Running {
         .map_err(weir_core::CoreError::from)?;
         Ok(Self {
             server,
-            started_at: now_ms(),
+            started_at: weir_core::clock::unix_millis(),
             client,
         })
     }
@@ -155,10 +154,4 @@ impl LocalServer {
                 .collect(),
         }
     }
-}
-
-fn now_ms() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |elapsed| elapsed.as_millis() as i64)
 }

@@ -12,10 +12,12 @@
 //! - [`webhook_url`]: incoming-webhook URLs, built and masked.
 //! - [`organization`]: the overview (people, channels with subscribers) and own bots.
 //! - [`error::CoreError`]: the crate's error, with a stable [`error::Code`].
+//! - [`clock`]: the wall clock as Unix time.
 
 pub mod accounts;
 pub mod bots;
 pub mod client;
+pub mod clock;
 pub mod error;
 pub mod keyring;
 pub mod memberships;
@@ -23,6 +25,8 @@ pub mod organization;
 pub mod secret;
 pub mod site;
 mod sqlite;
+#[cfg(test)]
+mod test_support;
 pub mod webhook_url;
 pub mod zuliprc;
 

@@ -3,7 +3,6 @@
 //! CPU-heavy steps (planning, CSV, building the grid's answer) run off the async workers.
 
 use std::path::PathBuf;
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use tauri::State;
 use tauri::ipc::Channel;
@@ -98,11 +97,12 @@ pub async fn apply_membership_changes(
             site: &account.site,
             email: &account.email,
         };
-        Some(
-            memberships
-                .journal
-                .record(&who, &changes, &report, now_unix())?,
-        )
+        Some(memberships.journal.record(
+            &who,
+            &changes,
+            &report,
+            weir_core::clock::unix_seconds(),
+        )?)
     };
     Ok(ApplyOutcome::new(&report, journal_id))
 }
@@ -185,12 +185,4 @@ pub async fn import_memberships_csv(
         Ok(import.into())
     })
     .await?
-}
-
-fn now_unix() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |elapsed| {
-            i64::try_from(elapsed.as_secs()).unwrap_or(i64::MAX)
-        })
 }

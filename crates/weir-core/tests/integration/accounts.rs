@@ -5,13 +5,11 @@
 // test, not its helpers (rust-clippy#11119).
 #![allow(clippy::unwrap_used)]
 
-mod support;
-
 use std::sync::Arc;
 
+use crate::support::{EMAIL, KEY, Reply, Stub, fast_config, user_json};
 use axum::http::Method;
 use serde_json::json;
-use support::{EMAIL, KEY, Reply, Stub, fast_config, user_json};
 use weir_core::{
     AccountStore, Accounts, Code, KeyringEntry, MemoryStore, NewAccount, Secret, SecretStore,
     delete_zuliprc,
