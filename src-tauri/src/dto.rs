@@ -152,7 +152,7 @@ pub fn typescript_bindings() -> Vec<(String, String)> {
         one::<RenderComparison>(&config),
         one::<DryRunResult>(&config),
         one::<crate::error::IpcError>(&config),
-        one::<weir_core::Code>(&config),
+        one::<weir_core::IpcErrorCode>(&config),
         command_names(),
     ];
     bindings.extend(crate::memberships::dto::typescript_bindings(&config));

@@ -3,7 +3,7 @@
 
 use serde::{Serialize, Serializer};
 use ts_rs::TS;
-use weir_core::{Code, CoreError};
+use weir_core::{CoreError, IpcErrorCode};
 
 #[derive(Debug, thiserror::Error)]
 pub enum AppError {
@@ -13,30 +13,51 @@ pub enum AppError {
     Server(#[from] weir_server::Error),
     #[error("{0}")]
     InvalidInput(String),
+    /// Something the user named (an apply in the history) is not there.
+    #[error("{0}")]
+    NotFound(String),
+    /// Another operation of the same kind runs (only one apply at a time).
+    #[error("{0}")]
+    Busy(String),
     #[error("no account is selected: add one or start the demo")]
     NoActiveAccount,
     #[error("the local server is not running")]
     ServerUnavailable,
+    /// A file the app reads or writes (its data dir, a CSV, a zuliprc the user saves).
+    #[error("{context}: {source}")]
+    Io {
+        context: String,
+        #[source]
+        source: std::io::Error,
+    },
     #[error("{0}")]
     Internal(String),
 }
 
 impl AppError {
-    pub fn code(&self) -> Code {
+    pub fn code(&self) -> IpcErrorCode {
         match self {
             Self::Core(error) => error.code(),
-            Self::Server(_) | Self::ServerUnavailable => Code::ServerUnavailable,
-            Self::InvalidInput(_) => Code::InvalidInput,
-            Self::NoActiveAccount => Code::NotFound,
-            Self::Internal(_) => Code::Internal,
+            Self::Server(_) | Self::ServerUnavailable => IpcErrorCode::ServerUnavailable,
+            Self::InvalidInput(_) => IpcErrorCode::InvalidInput,
+            Self::NotFound(_) | Self::NoActiveAccount => IpcErrorCode::NotFound,
+            Self::Busy(_) => IpcErrorCode::Busy,
+            Self::Io { .. } => IpcErrorCode::Io,
+            Self::Internal(_) => IpcErrorCode::Internal,
         }
+    }
+
+    /// An I/O failure, with what the app was doing.
+    pub fn io(context: impl Into<String>) -> impl FnOnce(std::io::Error) -> Self {
+        let context = context.into();
+        move |source| Self::Io { context, source }
     }
 }
 
 /// What every command rejects with: `code` for the UI to branch on, `message` to show.
 #[derive(Debug, Clone, Serialize, TS)]
 pub struct IpcError {
-    pub code: Code,
+    pub code: IpcErrorCode,
     pub message: String,
 }
 
@@ -73,5 +94,21 @@ mod tests {
             json.ok().map(|value| value["code"].clone()),
             Some(serde_json::json!("server_unavailable"))
         );
+    }
+
+    #[test]
+    fn busy_missing_and_io_have_their_own_codes() {
+        let code = |error: AppError| serde_json::to_value(IpcError::from(&error).code).ok();
+        assert_eq!(
+            code(AppError::Busy("another apply is running".into())),
+            Some(serde_json::json!("busy"))
+        );
+        assert_eq!(
+            code(AppError::NotFound("no such apply".into())),
+            Some(serde_json::json!("not_found"))
+        );
+        let io = AppError::io("cannot write /x.csv")(std::io::Error::other("disk full"));
+        assert_eq!(io.to_string(), "cannot write /x.csv: disk full");
+        assert_eq!(code(io), Some(serde_json::json!("io")));
     }
 }

@@ -184,7 +184,7 @@ fn csv_export_then_import_of_an_edit_returns_exactly_the_edit() {
 }
 
 #[test]
-fn undo_without_any_apply_is_an_input_error() {
+fn undo_without_any_apply_is_not_found() {
     let h = harness();
     let error = invoke(
         &h,
@@ -192,7 +192,7 @@ fn undo_without_any_apply_is_an_input_error() {
         json!({"request": {"id": null}}),
     )
     .unwrap_err();
-    assert_eq!(error["code"], "invalid_input");
+    assert_eq!(error["code"], "not_found");
     assert_eq!(
         invoke(&h, "cancel_membership_apply", json!({})).unwrap(),
         false

@@ -105,7 +105,7 @@ fn write_private(path: &std::path::Path, text: &str) -> AppResult<()> {
     let write = options
         .open(path)
         .and_then(|mut file| file.write_all(text.as_bytes()));
-    write.map_err(|error| AppError::Internal(format!("cannot write {}: {error}", path.display())))
+    write.map_err(AppError::io(format!("cannot write {}", path.display())))
 }
 
 /// Regenerates the key after the UI's confirmation; answers the URLs to paste again.

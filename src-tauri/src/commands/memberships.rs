@@ -75,7 +75,7 @@ pub async fn apply_membership_changes(
     };
     let cancel = memberships
         .begin_apply()
-        .ok_or_else(|| AppError::InvalidInput("another apply is running".into()))?;
+        .ok_or_else(|| AppError::Busy("another apply is running".into()))?;
     let report = apply(
         &client,
         &planned,
@@ -138,7 +138,7 @@ pub fn undo_membership_apply(
         Some(id) => memberships.journal.get(account.id, id)?,
         None => memberships.journal.last(account.id)?,
     };
-    let entry = entry.ok_or_else(|| AppError::InvalidInput("no such apply to undo".into()))?;
+    let entry = entry.ok_or_else(|| AppError::NotFound("no such apply to undo".into()))?;
     Ok(entry.reverse().into_iter().map(Into::into).collect())
 }
 
@@ -158,9 +158,8 @@ pub async fn export_memberships_csv(
             stream_ids: request.stream_ids.as_deref(),
             staged: &staged,
         };
-        let file = std::fs::File::create(&path).map_err(|error| {
-            AppError::InvalidInput(format!("cannot write {}: {error}", path.display()))
-        })?;
+        let file = std::fs::File::create(&path)
+            .map_err(AppError::io(format!("cannot write {}", path.display())))?;
         export_csv(&matrix, &scope, std::io::BufWriter::new(file))
             .map_err(weir_core::CoreError::from)?;
         Ok(())
@@ -178,9 +177,8 @@ pub async fn import_memberships_csv(
     let matrix = memberships.matrix(&state).await?;
     let path = PathBuf::from(request.path.trim());
     blocking(move || -> AppResult<CsvImportResult> {
-        let file = std::fs::File::open(&path).map_err(|error| {
-            AppError::InvalidInput(format!("cannot read {}: {error}", path.display()))
-        })?;
+        let file = std::fs::File::open(&path)
+            .map_err(AppError::io(format!("cannot read {}", path.display())))?;
         let import = import_csv(&matrix, file).map_err(weir_core::CoreError::from)?;
         Ok(import.into())
     })

@@ -22,7 +22,7 @@ import type { BotSummary } from './bindings/BotSummary';
 import type { CommandName } from './bindings/CommandName';
 import type { CreateBotRequest } from './bindings/CreateBotRequest';
 import type { DryRunResult } from './bindings/DryRunResult';
-import type { ErrorCode } from './bindings/ErrorCode';
+import type { IpcErrorCode } from './bindings/IpcErrorCode';
 import type { ImportZuliprcRequest } from './bindings/ImportZuliprcRequest';
 import type { ImportZuliprcResponse } from './bindings/ImportZuliprcResponse';
 import type { IntegrationSummary } from './bindings/IntegrationSummary';
@@ -38,7 +38,7 @@ import type { WebhookSendRequest } from './bindings/WebhookSendRequest';
 import type { WebhookSendResult } from './bindings/WebhookSendResult';
 import type { WebhookUrlRequest } from './bindings/WebhookUrlRequest';
 
-export type { ErrorCode, IpcError };
+export type { IpcErrorCode, IpcError };
 
 interface Command<Args, Result> {
   args: Args;
