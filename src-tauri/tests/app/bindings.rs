@@ -1,5 +1,5 @@
 //! The committed TypeScript bindings in `ui/src/lib/bindings/` must equal what the Rust
-//! DTOs generate. Regenerate with `WEIR_UPDATE_BINDINGS=1 cargo test -p weir --test bindings`.
+//! DTOs generate. Regenerate with `WEIR_UPDATE_BINDINGS=1 cargo test -p weir --test app bindings`.
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -39,6 +39,6 @@ fn typescript_bindings_are_current() {
     assert!(
         stale.is_empty() && extra.is_empty(),
         "TypeScript bindings are stale (changed: {stale:?}, not generated: {extra:?}); \
-         run `WEIR_UPDATE_BINDINGS=1 cargo test -p weir --test bindings` and commit the result"
+         run `WEIR_UPDATE_BINDINGS=1 cargo test -p weir --test app bindings` and commit the result"
     );
 }

@@ -3,10 +3,8 @@
 // The helpers unwrap as the tests do (see `support`).
 #![allow(clippy::unwrap_used)]
 
-mod support;
-
+use crate::support::{harness, invoke};
 use serde_json::{Value, json};
-use support::{harness, invoke};
 
 /// A public stream and two active people other than the viewer subscribed to it.
 fn two_subscribers(grid: &Value) -> (i64, [i64; 2]) {
