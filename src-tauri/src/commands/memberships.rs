@@ -73,21 +73,19 @@ pub async fn apply_membership_changes(
         let changes = changes.clone();
         blocking(move || core::plan(&matrix, &changes, &Limits::default())).await?
     };
-    let cancel = memberships
-        .begin_apply()
-        .ok_or_else(|| AppError::Busy("another apply is running".into()))?;
+    let running = memberships.begin_apply()?;
     let report = apply(
         &client,
         &planned,
         &ApplyOptions::default(),
-        &cancel,
+        running.cancel(),
         |progress| {
             // A closed channel (the page went away) must not stop the apply.
             let _ = on_progress.send(ApplyProgress::from(progress));
         },
     )
     .await;
-    memberships.end_apply();
+    drop(running);
     memberships.forget();
     let journal_id = if report.cells.is_empty() {
         None
