@@ -4,13 +4,41 @@
 
 use std::path::{Path, PathBuf};
 
+use serde::Serialize;
 use tokio::sync::Mutex;
+use ts_rs::TS;
 use weir_core::{ClientConfig, Credentials, Secret, TlsOptions, ZulipClient};
 use weir_server::RequestLog;
 use weir_server::local::{Options, Organization, Server};
 
-use crate::dto::{LocalServerStatus, RequestLogEntry};
 use crate::error::{AppError, AppResult};
+
+/// One request the local server answered, for the Local server page's log.
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct RequestLogEntry {
+    #[ts(type = "number")]
+    pub id: u64,
+    pub method: String,
+    pub path: String,
+    pub status: u16,
+    pub duration_ms: f64,
+    /// Unix milliseconds.
+    #[ts(type = "number")]
+    pub at: i64,
+}
+
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct LocalServerStatus {
+    pub running: bool,
+    pub url: Option<String>,
+    pub data_dir: String,
+    /// Unix milliseconds.
+    #[ts(type = "number | null")]
+    pub started_at: Option<i64>,
+    pub requests: Vec<RequestLogEntry>,
+}
 
 struct Running {
     server: Server,

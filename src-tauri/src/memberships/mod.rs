@@ -7,13 +7,15 @@ pub mod dto;
 use std::path::Path;
 use std::sync::{Arc, Mutex, PoisonError};
 
+use weir_core::Accounts;
 use weir_core::memberships::{Cancel, Journal, Matrix, load_matrix};
 
 use crate::error::{AppError, AppResult};
-use crate::state::WeirState;
+use crate::local_server::LocalServer;
+use crate::state::{active_account, active_client};
 
 pub struct MembershipsState {
-    pub journal: Journal,
+    journal: Journal,
     loaded: Mutex<Option<(i64, Arc<Matrix>)>>,
     running: Mutex<Option<Cancel>>,
 }
@@ -28,10 +30,14 @@ impl MembershipsState {
         })
     }
 
+    pub fn journal(&self) -> &Journal {
+        &self.journal
+    }
+
     /// Loads the active account's grid from the server and keeps it.
-    pub async fn reload(&self, state: &WeirState) -> AppResult<Arc<Matrix>> {
-        let account = state.active_account()?;
-        let client = state.active_client().await?;
+    pub async fn reload(&self, accounts: &Accounts, local: &LocalServer) -> AppResult<Arc<Matrix>> {
+        let account = active_account(accounts)?;
+        let client = active_client(accounts, local).await?;
         let matrix = Arc::new(load_matrix(&client).await?);
         *self.loaded.lock().unwrap_or_else(PoisonError::into_inner) =
             Some((account.id, Arc::clone(&matrix)));
@@ -39,8 +45,8 @@ impl MembershipsState {
     }
 
     /// The grid last loaded for the active account, or a fresh one.
-    pub async fn matrix(&self, state: &WeirState) -> AppResult<Arc<Matrix>> {
-        let account = state.active_account()?;
+    pub async fn matrix(&self, accounts: &Accounts, local: &LocalServer) -> AppResult<Arc<Matrix>> {
+        let account = active_account(accounts)?;
         let cached = self
             .loaded
             .lock()
@@ -50,7 +56,7 @@ impl MembershipsState {
             .map(|(_, matrix)| Arc::clone(matrix));
         match cached {
             Some(matrix) => Ok(matrix),
-            None => self.reload(state).await,
+            None => self.reload(accounts, local).await,
         }
     }
 
@@ -85,6 +91,7 @@ impl MembershipsState {
         }
     }
 }
+
 /// The running apply's claim on [`MembershipsState`]; dropping it ends the apply.
 pub struct ApplyGuard<'a> {
     running: &'a Mutex<Option<Cancel>>,
