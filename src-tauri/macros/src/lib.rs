@@ -184,3 +184,57 @@ fn camel_case(name: &str) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn argument_names_cross_in_camel_case_as_tauri_names_them() {
+        assert_eq!(camel_case("request"), "request");
+        assert_eq!(camel_case("on_progress"), "onProgress");
+        assert_eq!(camel_case("since_id_of_log"), "sinceIdOfLog");
+    }
+
+    #[test]
+    fn the_last_segment_names_injected_and_channel_arguments() {
+        let ty: Type = syn::parse_quote!(tauri::State<'_, Accounts>);
+        assert_eq!(
+            last_segment(&ty).map(|(name, _)| name).as_deref(),
+            Some("State")
+        );
+        let ty: Type = syn::parse_quote!(Channel<ApplyProgress>);
+        let (name, inner) = last_segment(&ty).unwrap();
+        assert_eq!(name, "Channel");
+        assert!(inner.is_some_and(|inner| quote!(#inner).to_string() == "ApplyProgress"));
+    }
+
+    #[test]
+    fn a_fallible_command_keeps_its_signature_and_gains_a_describer() {
+        let function: ItemFn = syn::parse_quote! {
+            /// Removes an account.
+            pub async fn remove_account(
+                accounts: State<'_, Accounts>,
+                request: AccountIdRequest,
+            ) -> AppResult<()> {
+                Ok(())
+            }
+        };
+        let out = expand(function).unwrap().to_string();
+        assert!(out.contains("# [:: tauri :: command]"), "{out}");
+        assert!(out.contains("pub mod remove_account"), "{out}");
+        assert!(
+            out.contains(". arg :: < AccountIdRequest > (\"request\" , types)"),
+            "{out}"
+        );
+        assert!(!out.contains(". arg :: < State"), "{out}");
+        assert!(
+            out.contains("crate :: error :: logged (\"remove_account\""),
+            "{out}"
+        );
+        assert!(
+            out.contains(". fallible :: < AppResult < () > > (types)"),
+            "{out}"
+        );
+    }
+}
