@@ -1,9 +1,9 @@
 //! The app's one error type. Over IPC every error is `{code, message}`; the UI branches
-//! on `code` and shows `message`.
+//! on `code` and shows `message`. Each failed command is logged once, by [`logged`].
 
 use serde::{Serialize, Serializer};
 use ts_rs::TS;
-use weir_core::{Code, CoreError};
+use weir_core::{CoreError, IpcErrorCode};
 
 #[derive(Debug, thiserror::Error)]
 pub enum AppError {
@@ -13,30 +13,51 @@ pub enum AppError {
     Server(#[from] weir_server::Error),
     #[error("{0}")]
     InvalidInput(String),
+    /// Something the user named (an apply in the history) is not there.
+    #[error("{0}")]
+    NotFound(String),
+    /// Another operation of the same kind runs (only one apply at a time).
+    #[error("{0}")]
+    Busy(String),
     #[error("no account is selected: add one or start the demo")]
     NoActiveAccount,
     #[error("the local server is not running")]
     ServerUnavailable,
+    /// A file the app reads or writes (its data dir, a CSV, a zuliprc the user saves).
+    #[error("{context}: {source}")]
+    Io {
+        context: String,
+        #[source]
+        source: std::io::Error,
+    },
     #[error("{0}")]
     Internal(String),
 }
 
 impl AppError {
-    pub fn code(&self) -> Code {
+    pub fn code(&self) -> IpcErrorCode {
         match self {
             Self::Core(error) => error.code(),
-            Self::Server(_) | Self::ServerUnavailable => Code::ServerUnavailable,
-            Self::InvalidInput(_) => Code::InvalidInput,
-            Self::NoActiveAccount => Code::NotFound,
-            Self::Internal(_) => Code::Internal,
+            Self::Server(_) | Self::ServerUnavailable => IpcErrorCode::ServerUnavailable,
+            Self::InvalidInput(_) => IpcErrorCode::InvalidInput,
+            Self::NotFound(_) | Self::NoActiveAccount => IpcErrorCode::NotFound,
+            Self::Busy(_) => IpcErrorCode::Busy,
+            Self::Io { .. } => IpcErrorCode::Io,
+            Self::Internal(_) => IpcErrorCode::Internal,
         }
+    }
+
+    /// An I/O failure, with what the app was doing.
+    pub fn io(context: impl Into<String>) -> impl FnOnce(std::io::Error) -> Self {
+        let context = context.into();
+        move |source| Self::Io { context, source }
     }
 }
 
 /// What every command rejects with: `code` for the UI to branch on, `message` to show.
 #[derive(Debug, Clone, Serialize, TS)]
 pub struct IpcError {
-    pub code: Code,
+    pub code: IpcErrorCode,
     pub message: String,
 }
 
@@ -57,6 +78,18 @@ impl Serialize for AppError {
 
 pub type AppResult<T> = Result<T, AppError>;
 
+/// A command's answer on its way to the web view: a failure is logged here, once, with
+/// the command's name, its code and its message. Messages never carry a key (see
+/// `weir_core::Secret`), and nothing else of the request is logged. Every fallible
+/// command passes through this (`#[command]` wraps its body).
+pub fn logged<T>(command: &str, result: AppResult<T>) -> AppResult<T> {
+    if let Err(error) = &result {
+        let code = error.code();
+        tracing::warn!(command, ?code, message = %error, "command failed");
+    }
+    result
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -73,5 +106,65 @@ mod tests {
             json.ok().map(|value| value["code"].clone()),
             Some(serde_json::json!("server_unavailable"))
         );
+    }
+
+    #[test]
+    fn busy_missing_and_io_have_their_own_codes() {
+        let code = |error: AppError| serde_json::to_value(IpcError::from(&error).code).ok();
+        assert_eq!(
+            code(AppError::Busy("another apply is running".into())),
+            Some(serde_json::json!("busy"))
+        );
+        assert_eq!(
+            code(AppError::NotFound("no such apply".into())),
+            Some(serde_json::json!("not_found"))
+        );
+        let io = AppError::io("cannot write /x.csv")(std::io::Error::other("disk full"));
+        assert_eq!(io.to_string(), "cannot write /x.csv: disk full");
+        assert_eq!(code(io), Some(serde_json::json!("io")));
+    }
+
+    /// A `Write` into a shared buffer, for reading back what was logged.
+    #[derive(Clone, Default)]
+    struct Captured(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+    impl std::io::Write for Captured {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(bytes);
+            Ok(bytes.len())
+        }
+
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_failure_is_logged_once_with_its_command_code_and_message() {
+        let captured = Captured::default();
+        let writer = captured.clone();
+        let subscriber = tracing_subscriber::fmt()
+            .with_writer(move || writer.clone())
+            .with_ansi(false)
+            .finish();
+        tracing::subscriber::with_default(subscriber, || {
+            let _ = logged("app_status", Ok(()));
+            let _ = logged::<()>(
+                "undo_membership_apply",
+                Err(AppError::NotFound("no such apply to undo".into())),
+            );
+        });
+        let text = String::from_utf8(captured.0.lock().unwrap().clone()).unwrap();
+        assert_eq!(text.lines().count(), 1, "{text}");
+        for part in ["undo_membership_apply", "NotFound", "no such apply to undo"] {
+            assert!(text.contains(part), "{part} missing: {text}");
+        }
+    }
+
+    #[test]
+    fn logging_passes_the_answer_through() {
+        assert_eq!(logged("app_status", Ok(3)).ok(), Some(3));
+        let failed: AppResult<()> = logged("app_status", Err(AppError::ServerUnavailable));
+        assert!(matches!(failed, Err(AppError::ServerUnavailable)));
     }
 }

@@ -1,9 +1,9 @@
 //! Weir's desktop shell: Tauri wiring over `weir-core` and the local server (`weir-server`).
 //! Commands are thin; the logic lives in the crates, tested without Tauri.
 
+pub mod bindings;
 pub mod clipboard;
 pub mod commands;
-pub mod dto;
 pub mod error;
 pub mod local_server;
 mod logging;
@@ -14,6 +14,7 @@ pub mod workbench;
 
 use tauri::{Manager, Runtime};
 
+pub use local_server::LocalServer;
 pub use state::WeirState;
 
 /// Registers plugins and commands; tests pass `tauri::test::mock_builder()`.
@@ -36,16 +37,16 @@ pub fn run() {
             let data_dir = app.path().app_data_dir()?;
             let state = WeirState::open_default(&data_dir)?;
             tauri::async_runtime::block_on(state.start())?;
-            app.manage(state);
+            state.manage(app);
             Ok(())
         })
         .build(tauri::generate_context!());
     match app {
         Ok(app) => app.run(|handle, event| {
             if let tauri::RunEvent::Exit = event
-                && let Some(state) = handle.try_state::<WeirState>()
+                && let Some(local) = handle.try_state::<LocalServer>()
             {
-                tauri::async_runtime::block_on(state.local.stop());
+                tauri::async_runtime::block_on(local.stop());
             }
         }),
         Err(error) => {

@@ -3,15 +3,42 @@
 //! HTTP through the same client as a real server, reset on request, stopped at exit.
 
 use std::path::{Path, PathBuf};
-use std::time::{SystemTime, UNIX_EPOCH};
 
+use serde::Serialize;
 use tokio::sync::Mutex;
+use ts_rs::TS;
 use weir_core::{ClientConfig, Credentials, Secret, TlsOptions, ZulipClient};
 use weir_server::RequestLog;
 use weir_server::embed::local::{Options, Organization, Server};
 
-use crate::dto::{LocalServerStatus, RequestLogEntry};
 use crate::error::{AppError, AppResult};
+
+/// One request the local server answered, for the Local server page's log.
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct RequestLogEntry {
+    #[ts(type = "number")]
+    pub id: u64,
+    pub method: String,
+    pub path: String,
+    pub status: u16,
+    pub duration_ms: f64,
+    /// Unix milliseconds.
+    #[ts(type = "number")]
+    pub at: i64,
+}
+
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct LocalServerStatus {
+    pub running: bool,
+    pub url: Option<String>,
+    pub data_dir: String,
+    /// Unix milliseconds.
+    #[ts(type = "number | null")]
+    pub started_at: Option<i64>,
+    pub requests: Vec<RequestLogEntry>,
+}
 
 struct Running {
     server: Server,
@@ -35,7 +62,7 @@ impl Running {
         .map_err(weir_core::CoreError::from)?;
         Ok(Self {
             server,
-            started_at: now_ms(),
+            started_at: weir_core::clock::unix_millis(),
             client,
         })
     }
@@ -155,10 +182,4 @@ impl LocalServer {
                 .collect(),
         }
     }
-}
-
-fn now_ms() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |elapsed| elapsed.as_millis() as i64)
 }

@@ -1,15 +1,20 @@
-//! The app's managed state, built once at start-up (or by tests, with their own parts).
+//! The app's state, opened once at start-up (or by tests, with their own parts) and
+//! handed to Tauri as one managed state per concern: [`Accounts`] (the account list and
+//! keyring), [`LocalServer`], [`KeyringStatus`] and [`MembershipsState`]. Each command
+//! takes only the ones it needs.
 
 use std::path::Path;
 use std::sync::Arc;
 
+use serde::Serialize;
+use tauri::{Manager, Runtime};
+use ts_rs::TS;
 use weir_core::bots::BotManager;
 use weir_core::{
     Account, AccountStore, Accounts, ClientConfig, KeyringEntry, KeyringStore, SecretError,
     SecretStore, ZulipClient,
 };
 
-use crate::dto::{AccountSummary, KeyringStatus};
 use crate::error::{AppError, AppResult};
 use crate::local_server::LocalServer;
 use crate::memberships::MembershipsState;
@@ -18,11 +23,21 @@ use crate::memberships::MembershipsState;
 /// existing account lists: kept as it was when the local server had another name).
 pub const DEMO_SITE: &str = "weir-embedded-demo";
 
+/// Whether the system keyring works, probed once at start-up.
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct KeyringStatus {
+    pub available: bool,
+    /// How to fix it, when unavailable.
+    pub message: Option<String>,
+}
+
+/// Every managed state, before it is handed to Tauri.
 pub struct WeirState {
-    pub accounts: Accounts,
-    pub local: LocalServer,
-    pub keyring: KeyringStatus,
-    pub memberships: MembershipsState,
+    accounts: Accounts,
+    local: LocalServer,
+    keyring: KeyringStatus,
+    memberships: MembershipsState,
 }
 
 impl WeirState {
@@ -30,8 +45,13 @@ impl WeirState {
     /// list (no secrets), `memberships-journal.sqlite3` for the grid's applies and
     /// `server/` for the local server's database.
     pub fn open(data_dir: &Path, secrets: Arc<dyn SecretStore>) -> AppResult<Self> {
-        weir_server::embed::data_dir::create_private_dir(data_dir)
-            .map_err(|error| AppError::Internal(error.to_string()))?;
+        weir_server::embed::data_dir::create_private_dir(data_dir).map_err(|error| match error {
+            weir_server::Error::Io(source) => AppError::Io {
+                context: "cannot prepare the app's data directory".to_owned(),
+                source,
+            },
+            other => AppError::Internal(other.to_string()),
+        })?;
         let keyring = probe_keyring(secrets.as_ref());
         let store = AccountStore::open(&data_dir.join("accounts.sqlite3"))?;
         let accounts = Accounts::new(store, secrets, ClientConfig::default());
@@ -52,7 +72,7 @@ impl WeirState {
     /// active account is the demo, starts the local server.
     pub async fn start(&self) -> AppResult<()> {
         if self.accounts.list()?.is_empty() {
-            let demo = self.ensure_demo_account()?;
+            let demo = ensure_demo_account(&self.accounts)?;
             self.accounts.set_active(Some(demo.id))?;
         }
         if self
@@ -65,66 +85,50 @@ impl WeirState {
         Ok(())
     }
 
-    /// The demo account, added again if it was removed.
-    pub fn ensure_demo_account(&self) -> AppResult<Account> {
-        Ok(self.accounts.ensure_demo(
-            DEMO_SITE,
-            weir_server::DEMO_OWNER_EMAIL,
-            "Lumen Labs (demo)",
-        )?)
+    pub fn accounts(&self) -> &Accounts {
+        &self.accounts
     }
 
-    pub fn active_account(&self) -> AppResult<Account> {
-        self.accounts.active()?.ok_or(AppError::NoActiveAccount)
+    pub fn local(&self) -> &LocalServer {
+        &self.local
     }
 
-    /// The client for the active account: the local server's for the demo.
-    pub async fn active_client(&self) -> AppResult<ZulipClient> {
-        let account = self.active_account()?;
-        if account.is_demo {
-            return self.local.demo_client().await;
-        }
-        Ok(self.accounts.client_for(account.id).await?)
-    }
-
-    /// The active account's bots, through its client.
-    pub async fn bots(&self) -> AppResult<BotManager<'_>> {
-        let account = self.active_account()?;
-        let client = self.active_client().await?;
-        Ok(self.accounts.bots(account, client))
-    }
-
-    pub async fn summaries(&self) -> AppResult<Vec<AccountSummary>> {
-        let active = self.accounts.active()?.map(|account| account.id);
-        let local_url = self.local.url().await;
-        Ok(self
-            .accounts
-            .list()?
-            .into_iter()
-            .map(|account| summary(&account, active, local_url.as_deref()))
-            .collect())
-    }
-
-    pub async fn summary_of(&self, account: &Account) -> AppResult<AccountSummary> {
-        let active = self.accounts.active()?.map(|active| active.id);
-        Ok(summary(account, active, self.local.url().await.as_deref()))
+    /// Hands each part to Tauri as its own managed state.
+    pub fn manage<R: Runtime>(self, app: &impl Manager<R>) {
+        app.manage(self.accounts);
+        app.manage(self.local);
+        app.manage(self.keyring);
+        app.manage(self.memberships);
     }
 }
 
-fn summary(account: &Account, active: Option<i64>, local_url: Option<&str>) -> AccountSummary {
-    let site = if account.is_demo {
-        local_url.unwrap_or("local server (stopped)").to_owned()
-    } else {
-        account.site.clone()
-    };
-    AccountSummary {
-        id: account.id,
-        label: account.label.clone(),
-        site,
-        email: account.email.clone(),
-        is_demo: account.is_demo,
-        is_active: active == Some(account.id),
+/// The demo account, added again if it was removed.
+pub fn ensure_demo_account(accounts: &Accounts) -> AppResult<Account> {
+    Ok(accounts.ensure_demo(
+        DEMO_SITE,
+        weir_server::DEMO_OWNER_EMAIL,
+        "Lumen Labs (demo)",
+    )?)
+}
+
+pub fn active_account(accounts: &Accounts) -> AppResult<Account> {
+    accounts.active()?.ok_or(AppError::NoActiveAccount)
+}
+
+/// The client for the active account: the local server's for the demo.
+pub async fn active_client(accounts: &Accounts, local: &LocalServer) -> AppResult<ZulipClient> {
+    let account = active_account(accounts)?;
+    if account.is_demo {
+        return local.demo_client().await;
     }
+    Ok(accounts.client_for(account.id).await?)
+}
+
+/// The active account's bots, through its client.
+pub async fn bots<'a>(accounts: &'a Accounts, local: &LocalServer) -> AppResult<BotManager<'a>> {
+    let account = active_account(accounts)?;
+    let client = active_client(accounts, local).await?;
+    Ok(accounts.bots(account, client))
 }
 
 /// Asks the keyring for a key that does not exist: any answer but "unavailable" means

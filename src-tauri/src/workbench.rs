@@ -3,6 +3,9 @@
 //! same code as the server's endpoint (`weir_server::webhook::dry_run`).
 
 use std::collections::BTreeMap;
+
+use serde::Serialize;
+use ts_rs::TS;
 use weir_core::bots::{BotManager, ResultDestination, WebhookRequest, WebhookResult};
 use weir_core::webhook_url::{self, WebhookUrlSpec};
 
@@ -12,11 +15,86 @@ use weir_integrations::{
 use weir_integrations::{HeaderName, HeaderValue};
 use weir_server::webhook::dry_run::{DryRunMessage, DryRunRequest, dry_run};
 
-use crate::dto::{
-    DryRunResult, FixtureSummary, IntegrationSummary, RenderComparison, ResultMessage,
-    UrlOptionSummary, WebhookSendRequest, WebhookSendResult,
-};
 use crate::error::{AppError, AppResult};
+
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct UrlOptionSummary {
+    pub key: String,
+    pub label: String,
+}
+
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct FixtureSummary {
+    pub name: String,
+    pub body: String,
+    pub headers: Vec<(String, String)>,
+}
+
+/// One integration of the shared registry, as the URL builder and workbench use it.
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct IntegrationSummary {
+    pub name: String,
+    pub display_name: String,
+    /// Zulip's names for its events: the values `only_events`/`exclude_events` match.
+    pub event_types: Vec<String>,
+    /// The header that carries the event type, if any.
+    pub event_header: Option<String>,
+    /// A fixture that cannot do without that header (the "missing header" case).
+    pub needs_header_fixture: Option<String>,
+    pub url_options: Vec<UrlOptionSummary>,
+    pub fixtures: Vec<FixtureSummary>,
+}
+
+/// A message a request produced (read back from the server) or would produce (dry run).
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ResultMessage {
+    /// The server's message id; negative for a dry run's messages.
+    #[ts(type = "number")]
+    pub id: i64,
+    pub sender_full_name: String,
+    pub sender_email: String,
+    /// From Notification Bot (a failed delivery, a missing header, ...).
+    pub is_notification: bool,
+    /// `null` for a direct message.
+    pub stream: Option<String>,
+    pub topic: Option<String>,
+    /// Direct messages: who received it.
+    pub recipients: Vec<String>,
+    /// Untrusted HTML: the UI sanitizes it before showing it.
+    pub content_html: String,
+}
+
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct WebhookSendResult {
+    pub status: u16,
+    /// The answer's body, as text.
+    pub response: String,
+    pub messages: Vec<ResultMessage>,
+}
+
+/// Weir's rendering of a dry-run message next to the real server's own.
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct RenderComparison {
+    pub same: bool,
+    pub local_html: String,
+    pub server_html: String,
+}
+
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct DryRunResult {
+    pub status: u16,
+    pub response: String,
+    pub messages: Vec<ResultMessage>,
+    /// Only for real servers: one per message with Markdown.
+    pub comparisons: Vec<RenderComparison>,
+}
 
 /// Every integration of the shared registry with its fixtures.
 pub fn integrations() -> Vec<IntegrationSummary> {
@@ -88,15 +166,6 @@ fn needs_header_fixture(integration: &Integration) -> Option<String> {
             )
         })
         .map(|fixture| fixture.name.to_owned())
-}
-
-pub fn core_request(request: WebhookSendRequest) -> WebhookRequest {
-    WebhookRequest {
-        bot_user_id: request.bot_user_id,
-        spec: request.spec.into(),
-        headers: request.headers,
-        body: request.body,
-    }
 }
 
 pub fn send_result(result: WebhookResult) -> WebhookSendResult {

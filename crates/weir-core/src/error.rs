@@ -1,4 +1,4 @@
-//! [`CoreError`]: the crate's one error type, with a stable machine [`Code`].
+//! [`CoreError`]: the crate's one error type, with a stable machine [`IpcErrorCode`].
 
 use serde::Serialize;
 use ts_rs::TS;
@@ -56,20 +56,20 @@ pub enum CoreError {
     Internal(String),
 }
 
-/// Every code the UI can receive over IPC, from weir-core and from the app shell alike:
-/// the one list, generated into TypeScript (`ErrorCode`) so that the UI's `switch` over
-/// it is checked for exhaustiveness. Serialized in `snake_case`.
+/// Every code the UI can receive over IPC (Weir's own, not Zulip's wire codes), from
+/// weir-core and from the app shell alike: the one list, generated into TypeScript under
+/// the same name so that the UI's `switch` over it is checked for exhaustiveness.
+/// Serialized in `snake_case`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, TS)]
 #[serde(rename_all = "snake_case")]
-#[ts(rename = "ErrorCode")]
-pub enum Code {
+pub enum IpcErrorCode {
     Unauthorized,
     KeyringUnavailable,
     KeyringError,
     Network,
     RateLimited,
     InvalidZuliprc,
-    /// The server address is malformed (not "unreachable": that is [`Code::Network`]).
+    /// The server address is malformed (not "unreachable": that is [`IpcErrorCode::Network`]).
     InvalidSite,
     InvalidInput,
     TlsConfig,
@@ -84,38 +84,44 @@ pub enum Code {
     Io,
     /// The app's embedded (local) server is not running or failed; sent by the shell.
     ServerUnavailable,
+    /// Something of the same kind is already running (an apply); try again after it.
+    Busy,
     Internal,
 }
 
 impl CoreError {
     /// The machine code of this error.
-    pub fn code(&self) -> Code {
+    pub fn code(&self) -> IpcErrorCode {
         match self {
             Self::Client(error) => match error {
-                ClientError::Unauthorized { .. } => Code::Unauthorized,
-                ClientError::StreamsDoNotExist(_) => Code::StreamNotFound,
-                ClientError::RateLimited { .. } => Code::RateLimited,
-                ClientError::Zulip { .. } | ClientError::Http { .. } => Code::ZulipError,
-                ClientError::Redirected { .. } | ClientError::InvalidSite(_) => Code::InvalidSite,
-                ClientError::Timeout(_) | ClientError::Network(_) => Code::Network,
-                ClientError::Decode(_) => Code::BadResponse,
-                ClientError::PrincipalIdsUnsupported { .. } => Code::UnsupportedByServer,
-                ClientError::Tls(_) => Code::TlsConfig,
+                ClientError::Unauthorized { .. } => IpcErrorCode::Unauthorized,
+                ClientError::StreamsDoNotExist(_) => IpcErrorCode::StreamNotFound,
+                ClientError::RateLimited { .. } => IpcErrorCode::RateLimited,
+                ClientError::Zulip { .. } | ClientError::Http { .. } => IpcErrorCode::ZulipError,
+                ClientError::Redirected { .. } | ClientError::InvalidSite(_) => {
+                    IpcErrorCode::InvalidSite
+                }
+                ClientError::Timeout(_) | ClientError::Network(_) => IpcErrorCode::Network,
+                ClientError::Decode(_) => IpcErrorCode::BadResponse,
+                ClientError::PrincipalIdsUnsupported { .. } => IpcErrorCode::UnsupportedByServer,
+                ClientError::Tls(_) => IpcErrorCode::TlsConfig,
             },
             Self::Secret(error) => match error {
-                SecretError::Unavailable { .. } => Code::KeyringUnavailable,
-                SecretError::Corrupt { .. } | SecretError::Backend { .. } => Code::KeyringError,
+                SecretError::Unavailable { .. } => IpcErrorCode::KeyringUnavailable,
+                SecretError::Corrupt { .. } | SecretError::Backend { .. } => {
+                    IpcErrorCode::KeyringError
+                }
             },
-            Self::Zuliprc(_) => Code::InvalidZuliprc,
-            Self::InvalidSite(_) => Code::InvalidSite,
-            Self::InvalidInput(_) | Self::WebhookUrl(_) => Code::InvalidInput,
-            Self::AccountNotFound(_) | Self::NotFound(_) => Code::NotFound,
-            Self::BotKeyMissing { .. } => Code::KeyMissing,
-            Self::AccountExists { .. } => Code::AccountExists,
-            Self::KeyMissing { .. } => Code::KeyMissing,
-            Self::Database(_) | Self::DatabaseTooNew { .. } => Code::Database,
-            Self::Io { .. } => Code::Io,
-            Self::Internal(_) => Code::Internal,
+            Self::Zuliprc(_) => IpcErrorCode::InvalidZuliprc,
+            Self::InvalidSite(_) => IpcErrorCode::InvalidSite,
+            Self::InvalidInput(_) | Self::WebhookUrl(_) => IpcErrorCode::InvalidInput,
+            Self::AccountNotFound(_) | Self::NotFound(_) => IpcErrorCode::NotFound,
+            Self::BotKeyMissing { .. } => IpcErrorCode::KeyMissing,
+            Self::AccountExists { .. } => IpcErrorCode::AccountExists,
+            Self::KeyMissing { .. } => IpcErrorCode::KeyMissing,
+            Self::Database(_) | Self::DatabaseTooNew { .. } => IpcErrorCode::Database,
+            Self::Io { .. } => IpcErrorCode::Io,
+            Self::Internal(_) => IpcErrorCode::Internal,
         }
     }
 }
@@ -140,10 +146,10 @@ mod tests {
         });
         assert_eq!(code_of(&missing), "keyring_unavailable");
         assert_eq!(
-            serde_json::to_value(Code::ServerUnavailable).unwrap_or_default(),
+            serde_json::to_value(IpcErrorCode::ServerUnavailable).unwrap_or_default(),
             "server_unavailable"
         );
-        assert_eq!(CoreError::AccountNotFound(3).code(), Code::NotFound);
+        assert_eq!(CoreError::AccountNotFound(3).code(), IpcErrorCode::NotFound);
     }
 
     #[test]
@@ -152,7 +158,7 @@ mod tests {
             site: "https://".into(),
             reason: "it has no host name".into(),
         }));
-        assert_eq!(error.code(), Code::InvalidSite);
+        assert_eq!(error.code(), IpcErrorCode::InvalidSite);
         assert_eq!(code_of(&error), "invalid_site");
     }
 }

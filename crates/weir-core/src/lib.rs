@@ -11,11 +11,13 @@
 //! - [`bots`]: the account's bots, their keys (keyring only) and the webhook workbench.
 //! - [`webhook_url`]: incoming-webhook URLs, built and masked.
 //! - [`organization`]: the overview (people, channels with subscribers) and own bots.
-//! - [`error::CoreError`]: the crate's error, with a stable [`error::Code`].
+//! - [`error::CoreError`]: the crate's error, with a stable [`error::IpcErrorCode`].
+//! - [`clock`]: the wall clock as Unix time.
 
 pub mod accounts;
 pub mod bots;
 pub mod client;
+pub mod clock;
 pub mod error;
 pub mod keyring;
 pub mod memberships;
@@ -23,6 +25,8 @@ pub mod organization;
 pub mod secret;
 pub mod site;
 mod sqlite;
+#[cfg(test)]
+mod test_support;
 pub mod webhook_url;
 pub mod zuliprc;
 
@@ -33,7 +37,7 @@ pub use client::{
     Anchor, BotInfo, ClientConfig, ClientError, CreatedBot, Credentials, MessagesQuery, NarrowTerm,
     NewBot, NewSubscription, Principals, TlsOptions, ZulipClient,
 };
-pub use error::{Code, CoreError};
+pub use error::{CoreError, IpcErrorCode};
 pub use secret::Secret;
 // `crate::`: a bare `keyring` would also name the keyring crate.
 pub use crate::keyring::{KeyringEntry, KeyringStore, MemoryStore, SecretError, SecretStore};

@@ -155,35 +155,12 @@ pub fn bots_owned_by(owner_id: i64, users: &[User]) -> Vec<BotSummary> {
 mod tests {
     use super::*;
 
-    fn user(user_id: i64, full_name: &str, role: zulip_api::Role) -> User {
-        User {
-            user_id,
-            email: format!("u{user_id}@example.com"),
-            full_name: full_name.into(),
-            role,
-            is_admin: role.is_org_admin(),
-            is_owner: role == zulip_api::Role::Owner,
-            is_guest: role == zulip_api::Role::Guest,
-            is_bot: false,
-            bot_type: None,
-            bot_owner_id: None,
-            is_active: true,
-            avatar_url: None,
-            avatar_version: 1,
-            date_joined: String::new(),
-            timezone: String::new(),
-            delivery_email: None,
-            profile_data: None,
-            is_system_bot: None,
-        }
-    }
+    use crate::test_support::{bot as plain_bot, user};
 
     fn bot(user_id: i64, owner: i64, kind: zulip_api::BotType) -> User {
         User {
-            is_bot: true,
             bot_type: Some(kind),
-            bot_owner_id: Some(owner),
-            ..user(user_id, "bot", zulip_api::Role::Member)
+            ..plain_bot(user_id, owner)
         }
     }
 

@@ -8,6 +8,7 @@
 use std::fmt::Write as _;
 
 use serde::{Deserialize, Serialize};
+use ts_rs::TS;
 
 use crate::secret::Secret;
 use crate::site::{InvalidSite, normalize_site};
@@ -33,7 +34,7 @@ pub const MAX_OPTION_CHARS: usize = 1_000;
 ///
 /// `stream` empty or absent means a direct message to the bot's owner; a value made only
 /// of digits is a stream id, as the server reads it.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct WebhookUrlSpec {
     pub integration: String,

@@ -1,61 +1,159 @@
+//! The account list: status at start-up, add (checked against the server), zuliprc
+//! import, switch and remove.
+
 use std::path::PathBuf;
 
+use serde::{Deserialize, Serialize};
 use tauri::State;
-use weir_core::{NewAccount, Secret};
+use ts_rs::TS;
+use weir_core::{Account, Accounts, NewAccount, Secret};
 
-use crate::dto::{
-    AccountIdRequest, AccountSummary, AddAccountRequest, AppStatus, ImportZuliprcRequest,
-    ImportZuliprcResponse, PathRequest,
-};
+use super::{PathRequest, command};
 use crate::error::AppResult;
-use crate::state::WeirState;
+use crate::local_server::{LocalServer, LocalServerStatus};
+use crate::state::KeyringStatus;
 
-#[tauri::command]
-pub async fn app_status(state: State<'_, WeirState>) -> AppResult<AppStatus> {
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct AccountSummary {
+    #[ts(type = "number")]
+    pub id: i64,
+    pub label: String,
+    pub site: String,
+    pub email: String,
+    pub is_demo: bool,
+    pub is_active: bool,
+}
+
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct AppStatus {
+    #[ts(type = "number | null")]
+    pub active_account_id: Option<i64>,
+    pub accounts: Vec<AccountSummary>,
+    pub local_server: LocalServerStatus,
+    pub keyring: KeyringStatus,
+}
+
+#[derive(Debug, Clone, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct AddAccountRequest {
+    pub site: String,
+    pub email: String,
+    /// Moves straight into the keyring; never stored or logged elsewhere (a [`Secret`]
+    /// prints as `[redacted]`).
+    #[ts(type = "string")]
+    pub api_key: Secret,
+}
+
+#[derive(Debug, Clone, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ImportZuliprcRequest {
+    pub path: String,
+}
+
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ImportZuliprcResponse {
+    pub account: AccountSummary,
+    pub path: String,
+    pub can_delete_file: bool,
+}
+
+#[derive(Debug, Clone, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct AccountIdRequest {
+    #[ts(type = "number")]
+    pub id: i64,
+}
+
+/// Every account, the demo's site shown as the local server's current URL.
+pub async fn summaries(accounts: &Accounts, local: &LocalServer) -> AppResult<Vec<AccountSummary>> {
+    let active = accounts.active()?.map(|account| account.id);
+    let local_url = local.url().await;
+    Ok(accounts
+        .list()?
+        .into_iter()
+        .map(|account| summary(&account, active, local_url.as_deref()))
+        .collect())
+}
+
+async fn summary_of(
+    account: &Account,
+    accounts: &Accounts,
+    local: &LocalServer,
+) -> AppResult<AccountSummary> {
+    let active = accounts.active()?.map(|active| active.id);
+    Ok(summary(account, active, local.url().await.as_deref()))
+}
+
+fn summary(account: &Account, active: Option<i64>, local_url: Option<&str>) -> AccountSummary {
+    let site = if account.is_demo {
+        local_url.unwrap_or("local server (stopped)").to_owned()
+    } else {
+        account.site.clone()
+    };
+    AccountSummary {
+        id: account.id,
+        label: account.label.clone(),
+        site,
+        email: account.email.clone(),
+        is_demo: account.is_demo,
+        is_active: active == Some(account.id),
+    }
+}
+
+#[command]
+pub async fn app_status(
+    accounts: State<'_, Accounts>,
+    local: State<'_, LocalServer>,
+    keyring: State<'_, KeyringStatus>,
+) -> AppResult<AppStatus> {
     // The UI asks for this first: the moment it does, the window is usable (the app
     // benchmark times start-up up to this line).
     static FIRST: std::sync::Once = std::sync::Once::new();
     FIRST.call_once(|| tracing::info!("ui ready: first status request"));
     Ok(AppStatus {
-        active_account_id: state.accounts.active()?.map(|account| account.id),
-        accounts: state.summaries().await?,
-        local_server: state.local.status().await,
-        keyring: state.keyring.clone(),
+        active_account_id: accounts.active()?.map(|account| account.id),
+        accounts: summaries(&accounts, &local).await?,
+        local_server: local.status().await,
+        keyring: keyring.inner().clone(),
     })
 }
 
-#[tauri::command]
-pub async fn list_accounts(state: State<'_, WeirState>) -> AppResult<Vec<AccountSummary>> {
-    state.summaries().await
+#[command]
+pub async fn list_accounts(
+    accounts: State<'_, Accounts>,
+    local: State<'_, LocalServer>,
+) -> AppResult<Vec<AccountSummary>> {
+    summaries(&accounts, &local).await
 }
 
 /// Checks the credentials against the server, stores the key in the keyring and makes
 /// the new account active.
-#[tauri::command]
+#[command]
 pub async fn add_account(
-    state: State<'_, WeirState>,
+    accounts: State<'_, Accounts>,
+    local: State<'_, LocalServer>,
     request: AddAccountRequest,
 ) -> AppResult<AccountSummary> {
-    let new = NewAccount::new(
-        request.site.trim(),
-        request.email.trim(),
-        Secret::new(request.api_key),
-    );
-    let account = state.accounts.add_account(new).await?;
-    state.accounts.set_active(Some(account.id))?;
-    state.summary_of(&account).await
+    let new = NewAccount::new(request.site.trim(), request.email.trim(), request.api_key);
+    let account = accounts.add_account(new).await?;
+    accounts.set_active(Some(account.id))?;
+    summary_of(&account, &accounts, &local).await
 }
 
-#[tauri::command]
+#[command]
 pub async fn import_zuliprc(
-    state: State<'_, WeirState>,
+    accounts: State<'_, Accounts>,
+    local: State<'_, LocalServer>,
     request: ImportZuliprcRequest,
 ) -> AppResult<ImportZuliprcResponse> {
     let path = PathBuf::from(request.path.trim());
-    let imported = state.accounts.import_zuliprc(&path).await?;
-    state.accounts.set_active(Some(imported.account.id))?;
+    let imported = accounts.import_zuliprc(&path).await?;
+    accounts.set_active(Some(imported.account.id))?;
     Ok(ImportZuliprcResponse {
-        account: state.summary_of(&imported.account).await?,
+        account: summary_of(&imported.account, &accounts, &local).await?,
         path: path.display().to_string(),
         can_delete_file: imported.can_delete_file,
     })
@@ -63,31 +161,48 @@ pub async fn import_zuliprc(
 
 /// Deletes a plaintext zuliprc once its key is in the keyring (only files that parse as
 /// a zuliprc are deleted).
-#[tauri::command]
+#[command]
 pub async fn delete_zuliprc(request: PathRequest) -> AppResult<()> {
     Ok(weir_core::delete_zuliprc(&PathBuf::from(
         request.path.trim(),
     ))?)
 }
 
-#[tauri::command]
+#[command]
 pub async fn switch_account(
-    state: State<'_, WeirState>,
+    accounts: State<'_, Accounts>,
+    local: State<'_, LocalServer>,
     request: AccountIdRequest,
 ) -> AppResult<AccountSummary> {
-    let account = state.accounts.get(request.id)?;
+    let account = accounts.get(request.id)?;
     if account.is_demo {
-        state.local.ensure_started().await?;
+        local.ensure_started().await?;
     }
-    state.accounts.set_active(Some(account.id))?;
-    state.summary_of(&account).await
+    accounts.set_active(Some(account.id))?;
+    summary_of(&account, &accounts, &local).await
 }
 
 /// Removes an account (and its keyring entry); the next one becomes active if it was.
-#[tauri::command]
+#[command]
 pub async fn remove_account(
-    state: State<'_, WeirState>,
+    accounts: State<'_, Accounts>,
     request: AccountIdRequest,
 ) -> AppResult<()> {
-    Ok(state.accounts.remove(request.id).await?)
+    Ok(accounts.remove(request.id).await?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_api_key_of_a_request_never_prints() {
+        let key = "aB3dEfGhIjKlMnOpQrStUvWxYz012345";
+        let request: AddAccountRequest = serde_json::from_value(serde_json::json!({
+            "site": "https://chat.example.com", "email": "a@example.com", "apiKey": key
+        }))
+        .unwrap();
+        assert_eq!(request.api_key.expose(), key);
+        assert!(!format!("{request:?}").contains(key));
+    }
 }

@@ -1,13 +1,33 @@
 //! Bots: list, create, keys (reveal, copy, zuliprc, regenerate), deactivate/reactivate.
 
+use serde::Deserialize;
 use tauri::{AppHandle, Runtime, State};
 use tauri_plugin_dialog::DialogExt;
+use ts_rs::TS;
+use weir_core::Accounts;
 use weir_core::bots::OwnedBot;
+use weir_core::organization::BotSummary;
 
+use super::command;
+use super::webhooks::RememberedWebhookUrl;
 use crate::clipboard::copy_secret;
-use crate::dto::{BotIdRequest, BotSummary, CreateBotRequest, RememberedWebhookUrl};
 use crate::error::{AppError, AppResult};
-use crate::state::WeirState;
+use crate::local_server::LocalServer;
+use crate::state::bots;
+
+#[derive(Debug, Clone, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct CreateBotRequest {
+    pub full_name: String,
+    pub short_name: String,
+}
+
+#[derive(Debug, Clone, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct BotIdRequest {
+    #[ts(type = "number")]
+    pub user_id: i64,
+}
 
 fn summary(bot: OwnedBot) -> BotSummary {
     BotSummary {
@@ -20,65 +40,79 @@ fn summary(bot: OwnedBot) -> BotSummary {
 }
 
 /// The active account's bots; keys the server offers are stored in the keyring.
-#[tauri::command]
-pub async fn list_bots(state: State<'_, WeirState>) -> AppResult<Vec<BotSummary>> {
-    let bots = state.bots().await?.list().await?;
+#[command]
+pub async fn list_bots(
+    accounts: State<'_, Accounts>,
+    local: State<'_, LocalServer>,
+) -> AppResult<Vec<BotSummary>> {
+    let bots = bots(&accounts, &local).await?.list().await?;
     Ok(bots.into_iter().map(summary).collect())
 }
 
 /// Creates an incoming-webhook bot; its key goes straight to the keyring.
-#[tauri::command]
+#[command]
 pub async fn create_bot(
-    state: State<'_, WeirState>,
+    accounts: State<'_, Accounts>,
+    local: State<'_, LocalServer>,
     request: CreateBotRequest,
 ) -> AppResult<BotSummary> {
-    let bots = state.bots().await?;
+    let bots = bots(&accounts, &local).await?;
     Ok(summary(
         bots.create(&request.full_name, &request.short_name).await?,
     ))
 }
 
 /// The key itself, for an explicit Reveal.
-#[tauri::command]
+#[command]
 pub async fn reveal_bot_key(
-    state: State<'_, WeirState>,
+    accounts: State<'_, Accounts>,
+    local: State<'_, LocalServer>,
     request: BotIdRequest,
 ) -> AppResult<String> {
-    let key = state.bots().await?.key(request.user_id).await?;
+    let key = bots(&accounts, &local).await?.key(request.user_id).await?;
     Ok(key.expose().to_owned())
 }
 
 /// Copies the key; answers the seconds until the clipboard is cleared.
-#[tauri::command]
+#[command]
 pub async fn copy_bot_key<R: Runtime>(
     app: AppHandle<R>,
-    state: State<'_, WeirState>,
+    accounts: State<'_, Accounts>,
+    local: State<'_, LocalServer>,
     request: BotIdRequest,
 ) -> AppResult<Option<u64>> {
-    let key = state.bots().await?.key(request.user_id).await?;
+    let key = bots(&accounts, &local).await?.key(request.user_id).await?;
     copy_secret(&app, key)
 }
 
 /// Copies a zuliprc for the bot.
-#[tauri::command]
+#[command]
 pub async fn copy_bot_zuliprc<R: Runtime>(
     app: AppHandle<R>,
-    state: State<'_, WeirState>,
+    accounts: State<'_, Accounts>,
+    local: State<'_, LocalServer>,
     request: BotIdRequest,
 ) -> AppResult<Option<u64>> {
-    let text = state.bots().await?.zuliprc(request.user_id).await?;
+    let text = bots(&accounts, &local)
+        .await?
+        .zuliprc(request.user_id)
+        .await?;
     copy_secret(&app, text)
 }
 
 /// Saves a zuliprc where the user chooses (the UI has warned that it is plaintext);
 /// answers the path, or `None` when the dialog was cancelled.
-#[tauri::command]
+#[command]
 pub async fn save_bot_zuliprc<R: Runtime>(
     app: AppHandle<R>,
-    state: State<'_, WeirState>,
+    accounts: State<'_, Accounts>,
+    local: State<'_, LocalServer>,
     request: BotIdRequest,
 ) -> AppResult<Option<String>> {
-    let text = state.bots().await?.zuliprc(request.user_id).await?;
+    let text = bots(&accounts, &local)
+        .await?
+        .zuliprc(request.user_id)
+        .await?;
     let chosen = tauri::async_runtime::spawn_blocking(move || {
         app.dialog()
             .file()
@@ -105,25 +139,43 @@ fn write_private(path: &std::path::Path, text: &str) -> AppResult<()> {
     let write = options
         .open(path)
         .and_then(|mut file| file.write_all(text.as_bytes()));
-    write.map_err(|error| AppError::Internal(format!("cannot write {}: {error}", path.display())))
+    write.map_err(AppError::io(format!("cannot write {}", path.display())))
 }
 
 /// Regenerates the key after the UI's confirmation; answers the URLs to paste again.
-#[tauri::command]
+#[command]
 pub async fn regenerate_bot_key(
-    state: State<'_, WeirState>,
+    accounts: State<'_, Accounts>,
+    local: State<'_, LocalServer>,
     request: BotIdRequest,
 ) -> AppResult<Vec<RememberedWebhookUrl>> {
-    let urls = state.bots().await?.regenerate_key(request.user_id).await?;
+    let urls = bots(&accounts, &local)
+        .await?
+        .regenerate_key(request.user_id)
+        .await?;
     Ok(urls.into_iter().map(Into::into).collect())
 }
 
-#[tauri::command]
-pub async fn deactivate_bot(state: State<'_, WeirState>, request: BotIdRequest) -> AppResult<()> {
-    Ok(state.bots().await?.deactivate(request.user_id).await?)
+#[command]
+pub async fn deactivate_bot(
+    accounts: State<'_, Accounts>,
+    local: State<'_, LocalServer>,
+    request: BotIdRequest,
+) -> AppResult<()> {
+    Ok(bots(&accounts, &local)
+        .await?
+        .deactivate(request.user_id)
+        .await?)
 }
 
-#[tauri::command]
-pub async fn reactivate_bot(state: State<'_, WeirState>, request: BotIdRequest) -> AppResult<()> {
-    Ok(state.bots().await?.reactivate(request.user_id).await?)
+#[command]
+pub async fn reactivate_bot(
+    accounts: State<'_, Accounts>,
+    local: State<'_, LocalServer>,
+    request: BotIdRequest,
+) -> AppResult<()> {
+    Ok(bots(&accounts, &local)
+        .await?
+        .reactivate(request.user_id)
+        .await?)
 }

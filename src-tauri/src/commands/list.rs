@@ -2,11 +2,11 @@
 //
 // Everything else is derived from it: `build.rs` includes this file to give tauri-build
 // the names (it generates an `allow-<name>` permission for each), `lib.rs` registers the
-// handler from it, and `dto::typescript_bindings` writes the names to
-// `ui/src/lib/bindings/CommandName.ts`, against which `ipc.ts` is type-checked.
-// `tests/commands.rs` checks that `capabilities/default.json` grants exactly these and
-// that each one is registered and allowed. To add a command: write it, add it here, grant
-// `allow-<name>` in the capability and add its wrapper to `ipc.ts`.
+// handler from it, and `bindings::typescript` writes each command's signature (from its
+// `#[command]`) to `ui/src/lib/bindings/Commands.ts`, by which `ipc.ts` is typed.
+// `tests/app/commands.rs` checks that `capabilities/default.json` grants exactly these
+// and that each one is registered and allowed. To add a command: write it with
+// `#[command]` in its module, add it here and grant `allow-<name>` in the capability.
 //
 // Plain `macro_rules!` (no `//!` docs) so that `build.rs` can `include!` it as it is.
 

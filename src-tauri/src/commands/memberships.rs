@@ -3,21 +3,24 @@
 //! CPU-heavy steps (planning, CSV, building the grid's answer) run off the async workers.
 
 use std::path::PathBuf;
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use tauri::State;
 use tauri::ipc::Channel;
+use weir_core::Accounts;
 use weir_core::memberships::{
-    self as core, ApplyOptions, ExportScope, JournalAccount, Limits, apply, export_csv, import_csv,
+    self as core, ApplyOptions, Change, ExportScope, JournalAccount, Limits, apply, export_csv,
+    import_csv,
 };
 
-use crate::dto::PathRequest;
+use super::{PathRequest, command};
 use crate::error::{AppError, AppResult};
+use crate::local_server::LocalServer;
+use crate::memberships::MembershipsState;
 use crate::memberships::dto::{
     self, ApplyOutcome, ApplyProgress, ApplySummary, ChangesRequest, CsvExportRequest,
-    CsvImportResult, MAX_CHANGES, MembershipChange, MembershipGrid, PlanPreview, UndoRequest,
+    CsvImportResult, MAX_CHANGES, MembershipGrid, PlanPreview, UndoRequest,
 };
-use crate::state::WeirState;
+use crate::state::{active_account, active_client};
 
 /// How many applies the history shows.
 const HISTORY_LENGTH: usize = 200;
@@ -35,60 +38,63 @@ fn changes(request: ChangesRequest) -> AppResult<Vec<core::Change>> {
             request.changes.len()
         )));
     }
-    Ok(request.changes.into_iter().map(Into::into).collect())
+    Ok(request.changes)
 }
 
 /// Loads the grid from the server (one `register` and one `users/me`).
-#[tauri::command]
-pub async fn load_memberships(state: State<'_, WeirState>) -> AppResult<MembershipGrid> {
-    let memberships = &state.memberships;
-    let matrix = memberships.reload(&state).await?;
+#[command]
+pub async fn load_memberships(
+    accounts: State<'_, Accounts>,
+    local: State<'_, LocalServer>,
+    memberships: State<'_, MembershipsState>,
+) -> AppResult<MembershipGrid> {
+    let matrix = memberships.reload(&accounts, &local).await?;
     blocking(move || dto::grid(&matrix)).await
 }
 
 /// The calls an apply of these changes would make.
-#[tauri::command]
+#[command]
 pub async fn plan_membership_changes(
-    state: State<'_, WeirState>,
+    accounts: State<'_, Accounts>,
+    local: State<'_, LocalServer>,
+    memberships: State<'_, MembershipsState>,
     request: ChangesRequest,
 ) -> AppResult<PlanPreview> {
-    let memberships = &state.memberships;
     let changes = changes(request)?;
-    let matrix = memberships.matrix(&state).await?;
+    let matrix = memberships.matrix(&accounts, &local).await?;
     blocking(move || PlanPreview::from(&core::plan(&matrix, &changes, &Limits::default()))).await
 }
 
 /// Applies the changes, reporting progress on `on_progress`, and journals the outcome.
-#[tauri::command]
+#[command]
 pub async fn apply_membership_changes(
-    state: State<'_, WeirState>,
+    accounts: State<'_, Accounts>,
+    local: State<'_, LocalServer>,
+    memberships: State<'_, MembershipsState>,
     request: ChangesRequest,
     on_progress: Channel<ApplyProgress>,
 ) -> AppResult<ApplyOutcome> {
-    let memberships = &state.memberships;
     let changes = changes(request)?;
-    let account = state.active_account()?;
-    let client = state.active_client().await?;
-    let matrix = memberships.matrix(&state).await?;
+    let account = active_account(&accounts)?;
+    let client = active_client(&accounts, &local).await?;
+    let matrix = memberships.matrix(&accounts, &local).await?;
     let planned = {
         let changes = changes.clone();
         blocking(move || core::plan(&matrix, &changes, &Limits::default())).await?
     };
-    let cancel = memberships
-        .begin_apply()
-        .ok_or_else(|| AppError::InvalidInput("another apply is running".into()))?;
+    let running = memberships.begin_apply()?;
     let report = apply(
         &client,
         &planned,
         &ApplyOptions::default(),
-        &cancel,
+        running.cancel(),
         |progress| {
             // A closed channel (the page went away) must not stop the apply.
             let _ = on_progress.send(ApplyProgress::from(progress));
         },
     )
     .await;
-    memberships.end_apply();
+    drop(running);
     memberships.forget();
     let journal_id = if report.cells.is_empty() {
         None
@@ -98,28 +104,31 @@ pub async fn apply_membership_changes(
             site: &account.site,
             email: &account.email,
         };
-        Some(
-            memberships
-                .journal
-                .record(&who, &changes, &report, now_unix())?,
-        )
+        Some(memberships.journal().record(
+            &who,
+            &changes,
+            &report,
+            weir_core::clock::unix_seconds(),
+        )?)
     };
     Ok(ApplyOutcome::new(&report, journal_id))
 }
 
 /// Stops the running apply before its next request.
-#[tauri::command]
-pub fn cancel_membership_apply(state: State<'_, WeirState>) -> bool {
-    state.memberships.cancel()
+#[command]
+pub fn cancel_membership_apply(memberships: State<'_, MembershipsState>) -> bool {
+    memberships.cancel()
 }
 
 /// The active account's applies, newest first.
-#[tauri::command]
-pub fn list_membership_applies(state: State<'_, WeirState>) -> AppResult<Vec<ApplySummary>> {
-    let memberships = &state.memberships;
-    let account = state.active_account()?;
+#[command]
+pub fn list_membership_applies(
+    accounts: State<'_, Accounts>,
+    memberships: State<'_, MembershipsState>,
+) -> AppResult<Vec<ApplySummary>> {
+    let account = active_account(&accounts)?;
     Ok(memberships
-        .journal
+        .journal()
         .list(account.id, HISTORY_LENGTH)?
         .into_iter()
         .map(Into::into)
@@ -127,40 +136,39 @@ pub fn list_membership_applies(state: State<'_, WeirState>) -> AppResult<Vec<App
 }
 
 /// The reverse of an apply (the latest when no id is given), for the UI to stage.
-#[tauri::command]
+#[command]
 pub fn undo_membership_apply(
-    state: State<'_, WeirState>,
+    accounts: State<'_, Accounts>,
+    memberships: State<'_, MembershipsState>,
     request: UndoRequest,
-) -> AppResult<Vec<MembershipChange>> {
-    let memberships = &state.memberships;
-    let account = state.active_account()?;
+) -> AppResult<Vec<Change>> {
+    let account = active_account(&accounts)?;
     let entry = match request.id {
-        Some(id) => memberships.journal.get(account.id, id)?,
-        None => memberships.journal.last(account.id)?,
+        Some(id) => memberships.journal().get(account.id, id)?,
+        None => memberships.journal().last(account.id)?,
     };
-    let entry = entry.ok_or_else(|| AppError::InvalidInput("no such apply to undo".into()))?;
-    Ok(entry.reverse().into_iter().map(Into::into).collect())
+    let entry = entry.ok_or_else(|| AppError::NotFound("no such apply to undo".into()))?;
+    Ok(entry.reverse())
 }
 
 /// Writes the grid (or its filtered part) as CSV.
-#[tauri::command]
+#[command]
 pub async fn export_memberships_csv(
-    state: State<'_, WeirState>,
+    accounts: State<'_, Accounts>,
+    local: State<'_, LocalServer>,
+    memberships: State<'_, MembershipsState>,
     request: CsvExportRequest,
 ) -> AppResult<()> {
-    let memberships = &state.memberships;
-    let matrix = memberships.matrix(&state).await?;
+    let matrix = memberships.matrix(&accounts, &local).await?;
     let path = PathBuf::from(request.path.trim());
     blocking(move || -> AppResult<()> {
-        let staged: Vec<core::Change> = request.staged.into_iter().map(Into::into).collect();
         let scope = ExportScope {
             user_ids: request.user_ids.as_deref(),
             stream_ids: request.stream_ids.as_deref(),
-            staged: &staged,
+            staged: &request.staged,
         };
-        let file = std::fs::File::create(&path).map_err(|error| {
-            AppError::InvalidInput(format!("cannot write {}: {error}", path.display()))
-        })?;
+        let file = std::fs::File::create(&path)
+            .map_err(AppError::io(format!("cannot write {}", path.display())))?;
         export_csv(&matrix, &scope, std::io::BufWriter::new(file))
             .map_err(weir_core::CoreError::from)?;
         Ok(())
@@ -169,28 +177,20 @@ pub async fn export_memberships_csv(
 }
 
 /// Reads a CSV and returns what it would change; nothing is applied.
-#[tauri::command]
+#[command]
 pub async fn import_memberships_csv(
-    state: State<'_, WeirState>,
+    accounts: State<'_, Accounts>,
+    local: State<'_, LocalServer>,
+    memberships: State<'_, MembershipsState>,
     request: PathRequest,
 ) -> AppResult<CsvImportResult> {
-    let memberships = &state.memberships;
-    let matrix = memberships.matrix(&state).await?;
+    let matrix = memberships.matrix(&accounts, &local).await?;
     let path = PathBuf::from(request.path.trim());
     blocking(move || -> AppResult<CsvImportResult> {
-        let file = std::fs::File::open(&path).map_err(|error| {
-            AppError::InvalidInput(format!("cannot read {}: {error}", path.display()))
-        })?;
+        let file = std::fs::File::open(&path)
+            .map_err(AppError::io(format!("cannot read {}", path.display())))?;
         let import = import_csv(&matrix, file).map_err(weir_core::CoreError::from)?;
         Ok(import.into())
     })
     .await?
-}
-
-fn now_unix() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |elapsed| {
-            i64::try_from(elapsed.as_secs()).unwrap_or(i64::MAX)
-        })
 }

@@ -1,12 +1,17 @@
 use tauri::State;
-use weir_core::organization;
+use weir_core::Accounts;
+use weir_core::organization::{self, OrganizationOverview};
 
-use crate::dto::OrganizationOverview;
+use super::command;
 use crate::error::AppResult;
-use crate::state::WeirState;
+use crate::local_server::LocalServer;
+use crate::state::active_client;
 
 /// Everything the Memberships page shows, subscriber sets included.
-#[tauri::command]
-pub async fn organization_overview(state: State<'_, WeirState>) -> AppResult<OrganizationOverview> {
-    Ok(organization::overview(&state.active_client().await?).await?)
+#[command]
+pub async fn organization_overview(
+    accounts: State<'_, Accounts>,
+    local: State<'_, LocalServer>,
+) -> AppResult<OrganizationOverview> {
+    Ok(organization::overview(&active_client(&accounts, &local).await?).await?)
 }

@@ -1,10 +1,11 @@
 use tauri::{AppHandle, Runtime};
 use tauri_plugin_opener::OpenerExt;
 
+use super::command;
 use crate::error::{AppError, AppResult};
 
 /// Opens an `https` link in the system browser; nothing else may be opened.
-#[tauri::command]
+#[command]
 pub async fn open_external<R: Runtime>(app: AppHandle<R>, url: String) -> AppResult<()> {
     if !url.starts_with("https://") {
         return Err(AppError::InvalidInput(

@@ -1,66 +1,114 @@
 //! The webhook URL builder and workbench.
 
+use serde::{Deserialize, Serialize};
 use tauri::{AppHandle, Runtime, State};
-use weir_core::webhook_url;
+use ts_rs::TS;
+use weir_core::Accounts;
+use weir_core::bots::{RememberedUrlView, WebhookRequest};
+use weir_core::webhook_url::{self, WebhookUrlSpec};
 
+use super::bots::BotIdRequest;
+use super::command;
 use crate::clipboard::copy_secret;
-use crate::dto::{
-    BotIdRequest, DryRunResult, IntegrationSummary, PreviewUrlRequest, RememberedIdRequest,
-    RememberedWebhookUrl, WebhookSendRequest, WebhookSendResult, WebhookUrlRequest,
-};
 use crate::error::AppResult;
-use crate::state::WeirState;
-use crate::workbench;
+use crate::local_server::LocalServer;
+use crate::state::{active_account, active_client, bots};
+use crate::workbench::{self, DryRunResult, IntegrationSummary, WebhookSendResult};
+
+#[derive(Debug, Clone, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct RememberedIdRequest {
+    #[ts(type = "number")]
+    pub id: i64,
+}
+
+#[derive(Debug, Clone, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PreviewUrlRequest {
+    pub spec: WebhookUrlSpec,
+}
+
+#[derive(Debug, Clone, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct WebhookUrlRequest {
+    #[ts(type = "number")]
+    pub bot_user_id: i64,
+    pub spec: WebhookUrlSpec,
+}
+
+/// A URL Weir built for a bot, remembered without its key, shown masked.
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct RememberedWebhookUrl {
+    #[ts(type = "number")]
+    pub id: i64,
+    #[ts(type = "number")]
+    pub bot_user_id: i64,
+    pub spec: WebhookUrlSpec,
+    pub masked: String,
+    /// Unix seconds.
+    #[ts(type = "number")]
+    pub last_built_at: i64,
+}
+
+impl From<RememberedUrlView> for RememberedWebhookUrl {
+    fn from(view: RememberedUrlView) -> Self {
+        Self {
+            id: view.url.id,
+            bot_user_id: view.url.bot_user_id,
+            spec: view.url.spec,
+            masked: view.masked,
+            last_built_at: view.url.last_built_at,
+        }
+    }
+}
 
 /// The shared registry's integrations, with event names, options and fixtures.
-#[tauri::command]
+#[command]
 pub fn list_integrations() -> Vec<IntegrationSummary> {
     workbench::integrations()
 }
 
 /// The URL for the active account's server with the key masked; remembers nothing.
-#[tauri::command]
+#[command]
 pub async fn preview_webhook_url(
-    state: State<'_, WeirState>,
+    accounts: State<'_, Accounts>,
+    local: State<'_, LocalServer>,
     request: PreviewUrlRequest,
 ) -> AppResult<String> {
-    let client = state.active_client().await?;
-    let masked = webhook_url::masked(client.site(), &request.spec.into())
-        .map_err(weir_core::CoreError::from)?;
+    let client = active_client(&accounts, &local).await?;
+    let masked =
+        webhook_url::masked(client.site(), &request.spec).map_err(weir_core::CoreError::from)?;
     Ok(masked)
 }
 
 /// Copies the full URL (key included) and remembers it, without the key, for the
 /// rotation assistant.
-#[tauri::command]
+#[command]
 pub async fn copy_webhook_url<R: Runtime>(
     app: AppHandle<R>,
-    state: State<'_, WeirState>,
+    accounts: State<'_, Accounts>,
+    local: State<'_, LocalServer>,
     request: WebhookUrlRequest,
 ) -> AppResult<RememberedWebhookUrl> {
-    let bots = state.bots().await?;
-    let built = bots
-        .build_url(request.bot_user_id, &request.spec.into())
-        .await?;
+    let bots = bots(&accounts, &local).await?;
+    let built = bots.build_url(request.bot_user_id, &request.spec).await?;
     copy_secret(&app, built.full)?;
-    Ok(RememberedWebhookUrl {
-        id: built.remembered.id,
-        bot_user_id: built.remembered.bot_user_id,
-        spec: built.remembered.spec.into(),
+    Ok(RememberedWebhookUrl::from(RememberedUrlView {
+        url: built.remembered,
         masked: built.masked,
-        last_built_at: built.remembered.last_built_at,
-    })
+    }))
 }
 
 /// Copies a remembered URL rebuilt with the bot's current key.
-#[tauri::command]
+#[command]
 pub async fn copy_remembered_url<R: Runtime>(
     app: AppHandle<R>,
-    state: State<'_, WeirState>,
+    accounts: State<'_, Accounts>,
+    local: State<'_, LocalServer>,
     request: RememberedIdRequest,
 ) -> AppResult<Option<u64>> {
-    let url = state
-        .bots()
+    let url = bots(&accounts, &local)
         .await?
         .remembered_url_with_key(request.id)
         .await?;
@@ -68,34 +116,39 @@ pub async fn copy_remembered_url<R: Runtime>(
 }
 
 /// The URLs Weir built for a bot, masked, most recent first.
-#[tauri::command]
+#[command]
 pub async fn webhook_urls(
-    state: State<'_, WeirState>,
+    accounts: State<'_, Accounts>,
+    local: State<'_, LocalServer>,
     request: BotIdRequest,
 ) -> AppResult<Vec<RememberedWebhookUrl>> {
-    let urls = state.bots().await?.remembered_urls(request.user_id)?;
+    let urls = bots(&accounts, &local)
+        .await?
+        .remembered_urls(request.user_id)?;
     Ok(urls.into_iter().map(Into::into).collect())
 }
 
 /// Posts to the bot's webhook URL on the active account's server and reads back what
 /// it produced. (The UI asks once per session before a real server.)
-#[tauri::command]
+#[command]
 pub async fn send_webhook(
-    state: State<'_, WeirState>,
-    request: WebhookSendRequest,
+    accounts: State<'_, Accounts>,
+    local: State<'_, LocalServer>,
+    request: WebhookRequest,
 ) -> AppResult<WebhookSendResult> {
-    let bots = state.bots().await?;
-    let result = bots.send_webhook(&workbench::core_request(request)).await?;
+    let bots = bots(&accounts, &local).await?;
+    let result = bots.send_webhook(&request).await?;
     Ok(workbench::send_result(result))
 }
 
 /// What a request would produce, without posting anything.
-#[tauri::command]
+#[command]
 pub async fn dry_run_webhook(
-    state: State<'_, WeirState>,
-    request: WebhookSendRequest,
+    accounts: State<'_, Accounts>,
+    local: State<'_, LocalServer>,
+    request: WebhookRequest,
 ) -> AppResult<DryRunResult> {
-    let real_server = !state.active_account()?.is_demo;
-    let bots = state.bots().await?;
-    workbench::dry_run_webhook(&bots, workbench::core_request(request), real_server).await
+    let real_server = !active_account(&accounts)?.is_demo;
+    let bots = bots(&accounts, &local).await?;
+    workbench::dry_run_webhook(&bots, request, real_server).await
 }

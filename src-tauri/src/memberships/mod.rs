@@ -1,19 +1,21 @@
 //! The memberships grid's state in the shell: the journal, the grid last loaded (so that
 //! plan, apply and CSV work on what the user sees without loading it again) and the
-//! cancel switch of a running apply.
+//! cancel switch of the running apply, held by an [`ApplyGuard`].
 
 pub mod dto;
 
 use std::path::Path;
 use std::sync::{Arc, Mutex, PoisonError};
 
+use weir_core::Accounts;
 use weir_core::memberships::{Cancel, Journal, Matrix, load_matrix};
 
-use crate::error::AppResult;
-use crate::state::WeirState;
+use crate::error::{AppError, AppResult};
+use crate::local_server::LocalServer;
+use crate::state::{active_account, active_client};
 
 pub struct MembershipsState {
-    pub journal: Journal,
+    journal: Journal,
     loaded: Mutex<Option<(i64, Arc<Matrix>)>>,
     running: Mutex<Option<Cancel>>,
 }
@@ -28,10 +30,14 @@ impl MembershipsState {
         })
     }
 
+    pub fn journal(&self) -> &Journal {
+        &self.journal
+    }
+
     /// Loads the active account's grid from the server and keeps it.
-    pub async fn reload(&self, state: &WeirState) -> AppResult<Arc<Matrix>> {
-        let account = state.active_account()?;
-        let client = state.active_client().await?;
+    pub async fn reload(&self, accounts: &Accounts, local: &LocalServer) -> AppResult<Arc<Matrix>> {
+        let account = active_account(accounts)?;
+        let client = active_client(accounts, local).await?;
         let matrix = Arc::new(load_matrix(&client).await?);
         *self.loaded.lock().unwrap_or_else(PoisonError::into_inner) =
             Some((account.id, Arc::clone(&matrix)));
@@ -39,8 +45,8 @@ impl MembershipsState {
     }
 
     /// The grid last loaded for the active account, or a fresh one.
-    pub async fn matrix(&self, state: &WeirState) -> AppResult<Arc<Matrix>> {
-        let account = state.active_account()?;
+    pub async fn matrix(&self, accounts: &Accounts, local: &LocalServer) -> AppResult<Arc<Matrix>> {
+        let account = active_account(accounts)?;
         let cached = self
             .loaded
             .lock()
@@ -50,7 +56,7 @@ impl MembershipsState {
             .map(|(_, matrix)| Arc::clone(matrix));
         match cached {
             Some(matrix) => Ok(matrix),
-            None => self.reload(state).await,
+            None => self.reload(accounts, local).await,
         }
     }
 
@@ -59,19 +65,19 @@ impl MembershipsState {
         *self.loaded.lock().unwrap_or_else(PoisonError::into_inner) = None;
     }
 
-    /// A new cancel switch for an apply; `None` while another apply runs.
-    pub fn begin_apply(&self) -> Option<Cancel> {
+    /// Claims the one apply slot: the guard holds its cancel switch and frees the slot when
+    /// dropped, however the apply ends (answer, error, early return or panic).
+    pub fn begin_apply(&self) -> AppResult<ApplyGuard<'_>> {
         let mut running = self.running.lock().unwrap_or_else(PoisonError::into_inner);
         if running.is_some() {
-            return None;
+            return Err(AppError::Busy("another apply is running".into()));
         }
         let cancel = Cancel::new();
         *running = Some(cancel.clone());
-        Some(cancel)
-    }
-
-    pub fn end_apply(&self) {
-        *self.running.lock().unwrap_or_else(PoisonError::into_inner) = None;
+        Ok(ApplyGuard {
+            running: &self.running,
+            cancel,
+        })
     }
 
     /// Cancels the running apply between two requests; `false` when none runs.
@@ -83,5 +89,70 @@ impl MembershipsState {
             }
             None => false,
         }
+    }
+}
+
+/// The running apply's claim on [`MembershipsState`]; dropping it ends the apply.
+pub struct ApplyGuard<'a> {
+    running: &'a Mutex<Option<Cancel>>,
+    cancel: Cancel,
+}
+
+impl ApplyGuard<'_> {
+    /// The switch [`MembershipsState::cancel`] flips.
+    pub fn cancel(&self) -> &Cancel {
+        &self.cancel
+    }
+}
+
+impl Drop for ApplyGuard<'_> {
+    fn drop(&mut self) {
+        *self.running.lock().unwrap_or_else(PoisonError::into_inner) = None;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn state() -> (tempfile::TempDir, MembershipsState) {
+        let dir = tempfile::tempdir().unwrap();
+        let state = MembershipsState::open(dir.path()).unwrap();
+        (dir, state)
+    }
+
+    #[test]
+    fn one_apply_at_a_time_and_the_slot_frees_on_drop() {
+        let (_dir, state) = state();
+        assert!(!state.cancel(), "nothing runs yet");
+        let guard = state.begin_apply().unwrap();
+        assert!(matches!(state.begin_apply(), Err(AppError::Busy(_))));
+        assert!(state.cancel());
+        assert!(guard.cancel().is_cancelled());
+        drop(guard);
+        assert!(!state.cancel());
+        assert!(state.begin_apply().is_ok());
+    }
+
+    #[test]
+    fn an_early_return_frees_the_slot() {
+        let (_dir, state) = state();
+        let fails = || -> AppResult<()> {
+            let _guard = state.begin_apply()?;
+            Err(AppError::Internal("the plan failed".into()))
+        };
+        assert!(fails().is_err());
+        assert!(state.begin_apply().is_ok());
+    }
+
+    #[test]
+    fn a_panic_during_an_apply_frees_the_slot() {
+        let (_dir, state) = state();
+        let panicked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let _guard = state.begin_apply().unwrap();
+            panic!("the apply panicked");
+        }));
+        assert!(panicked.is_err());
+        assert!(state.begin_apply().is_ok(), "Apply must not stay locked");
     }
 }

@@ -18,7 +18,7 @@ import type { RequestLogEntry } from './bindings/RequestLogEntry';
 import type { Role } from './bindings/Role';
 import type { UserSummary } from './bindings/UserSummary';
 import { devMemberships, type DevStream } from './dev-memberships';
-import { fakeBackend, type Backend, type ErrorCode, type IpcError } from './ipc';
+import { fakeBackend, type Backend, type IpcErrorCode, type IpcError } from './ipc';
 
 const PEOPLE: [string, string, Role][] = [
   ['Ada Lovelace', 'ada', 'owner'],
@@ -254,7 +254,7 @@ export function createDevBackend(params: URLSearchParams): Backend {
   const summaries = (): AccountSummary[] =>
     accounts.map((a) => ({ ...a, isActive: a.id === activeId }));
 
-  const fail = (code: ErrorCode, message: string): IpcError => ({ code, message });
+  const fail = (code: IpcErrorCode, message: string): IpcError => ({ code, message });
 
   const delay = <T>(value: T, ms = 250): Promise<T> =>
     new Promise((resolve) =>

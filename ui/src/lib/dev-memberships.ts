@@ -77,10 +77,17 @@ export function devMemberships(
       isBot: person.isBot,
       botOwnerId: person.isBot ? 1 : null,
       isActive: person.isActive,
-      kind: index === 0 ? 0 : !person.isActive ? 3 : person.isBot ? 1 : 2,
+      kind:
+        index === 0 ? 'me' : !person.isActive ? 'deactivated' : person.isBot ? 'own_bot' : 'other',
     }));
     const inactive = 'Deactivated users cannot be subscribed or unsubscribed.';
-    const allowed: (string | null)[][] = [0, 1, 2].map(() => [null, null]);
+    const allowed = { subscribe: null, unsubscribe: null };
+    const denied = { subscribe: inactive, unsubscribe: inactive };
+    const everywhere = <T>(rules: T) => ({
+      public: rules,
+      private_member: rules,
+      private_other: rules,
+    });
     return {
       viewer: { userId: gridPeople[0]?.userId ?? 0, role: 'owner', featureLevel: 362 },
       people: gridPeople,
@@ -88,12 +95,17 @@ export function devMemberships(
         streamId: stream.streamId,
         name: stream.name,
         inviteOnly: stream.inviteOnly,
-        kind: stream.inviteOnly ? 1 : 0,
+        kind: stream.inviteOnly ? 'private_member' : 'public',
         subscribers: [...(members.get(stream.streamId) ?? [])]
           .map((id) => position.get(id))
           .filter((index) => index !== undefined),
       })),
-      permissions: [allowed, allowed, allowed, [0, 1, 2].map(() => [inactive, inactive])],
+      permissions: {
+        me: everywhere(allowed),
+        own_bot: everywhere(allowed),
+        other: everywhere(allowed),
+        deactivated: everywhere(denied),
+      },
     };
   }
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { readableError } from './errors';
-import type { ErrorCode } from './ipc';
+import type { IpcErrorCode } from './ipc';
 
 /** Every code: the type makes this list complete (a missing or unknown key fails `check`). */
-const EVERY_CODE: Record<ErrorCode, true> = {
+const EVERY_CODE: Record<IpcErrorCode, true> = {
   unauthorized: true,
   keyring_unavailable: true,
   keyring_error: true,
@@ -23,6 +23,7 @@ const EVERY_CODE: Record<ErrorCode, true> = {
   database: true,
   io: true,
   server_unavailable: true,
+  busy: true,
   internal: true,
 };
 
@@ -42,13 +43,19 @@ describe('readableError', () => {
     ).toContain('Start gnome-keyring.');
   });
 
+  it('says what is busy', () => {
+    expect(readableError({ code: 'busy', message: 'another apply is running' })).toBe(
+      'Weir is busy: another apply is running. Try again when it is done.',
+    );
+  });
+
   it('does not repeat the backend prefix of zuliprc errors', () => {
     const error = { code: 'invalid_zuliprc' as const, message: 'invalid zuliprc: cannot read /x' };
     expect(readableError(error)).toBe('This file is not a usable zuliprc: cannot read /x');
   });
 
   it('has a sentence for every known code', () => {
-    for (const code of Object.keys(EVERY_CODE) as ErrorCode[]) {
+    for (const code of Object.keys(EVERY_CODE) as IpcErrorCode[]) {
       const text = readableError({ code, message: '' });
       // A sentence, not the code echoed back.
       expect(text, code).toMatch(/^[A-Z][^_]{10,}\.$/);

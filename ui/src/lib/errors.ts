@@ -2,7 +2,7 @@ import type { IpcError } from './ipc';
 
 /**
  * A sentence a person can act on, for an error from the backend. Codes whose backend
- * message carries the useful detail keep it. The switch covers every `ErrorCode` (generated
+ * message carries the useful detail keep it. The switch covers every `IpcErrorCode` (generated
  * from the Rust enum); ESLint's `switch-exhaustiveness-check` fails on a missing one.
  */
 export function readableError(error: IpcError): string {
@@ -57,6 +57,10 @@ export function readableError(error: IpcError): string {
       return 'The server is rate limiting Weir. Wait a moment and try again.';
     case 'server_unavailable':
       return 'The server is not available right now. Try again in a moment.';
+    case 'busy':
+      return detail
+        ? `Weir is busy: ${detail}. Try again when it is done.`
+        : 'Weir is busy with this already. Try again when it is done.';
     case 'zulip_error':
       return detail
         ? `The Zulip server refused: ${detail}`

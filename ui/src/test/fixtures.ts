@@ -6,7 +6,7 @@ import type { OrganizationOverview } from '../lib/bindings/OrganizationOverview'
 import type { RequestLogEntry } from '../lib/bindings/RequestLogEntry';
 import type { Role } from '../lib/bindings/Role';
 import type { UserSummary } from '../lib/bindings/UserSummary';
-import type { ErrorCode, IpcError } from '../lib/ipc';
+import type { IpcErrorCode, IpcError } from '../lib/ipc';
 
 export const demoAccount: AccountSummary = {
   id: 1,
@@ -114,6 +114,6 @@ export const bots: BotSummary[] = [
 ];
 
 /** What a command rejects with; fakes throw it. */
-export function ipcError(code: ErrorCode, message: string): IpcError {
+export function ipcError(code: IpcErrorCode, message: string): IpcError {
   return { code, message };
 }

@@ -1,6 +1,8 @@
 import type { GridPerson } from '../lib/bindings/GridPerson';
+import type { PersonClass } from '../lib/bindings/PersonClass';
 import type { MembershipGrid } from '../lib/bindings/MembershipGrid';
 import type { Role } from '../lib/bindings/Role';
+import type { StreamRules } from '../lib/bindings/StreamRules';
 import { render, screen } from '@testing-library/svelte';
 import { app } from '../lib/stores/app.svelte';
 import MembershipsPage from '../pages/MembershipsPage.svelte';
@@ -14,7 +16,7 @@ function person(
   userId: number,
   fullName: string,
   role: Role,
-  kind: number,
+  kind: PersonClass,
   extra: Partial<GridPerson> = {},
 ): GridPerson {
   return {
@@ -30,6 +32,19 @@ function person(
   };
 }
 
+/** Rules that let anyone unsubscribe, and subscribe as given per kind of stream. */
+function rules(
+  publicStream: string | null,
+  privateMember: string | null,
+  privateOther: string | null,
+): StreamRules {
+  return {
+    public: { subscribe: publicStream, unsubscribe: null },
+    private_member: { subscribe: privateMember, unsubscribe: null },
+    private_other: { subscribe: privateOther, unsubscribe: null },
+  };
+}
+
 /**
  * Lumen Labs as the grid sees it. People (indices): 0 Ada (owner, the viewer), 1 Alan, 2
  * Claude, 3 Tim (deactivated), 4 Deploy notices (Ada's bot). Streams: general (public,
@@ -40,41 +55,46 @@ export function grid(viewerRole: 'owner' | 'member' = 'owner'): MembershipGrid {
   return {
     viewer: { userId: 1, role: viewerRole, featureLevel: 362 },
     people: [
-      person(1, 'Ada Lovelace', viewerRole, 0),
-      person(2, 'Alan Turing', 'administrator', 2),
-      person(4, 'Claude Shannon', 'member', 2),
-      person(7, 'Tim Berners-Lee', 'member', 3, { isActive: false }),
-      person(101, 'Deploy notices', 'member', 1, { isBot: true, botOwnerId: 1 }),
+      person(1, 'Ada Lovelace', viewerRole, 'me'),
+      person(2, 'Alan Turing', 'administrator', 'other'),
+      person(4, 'Claude Shannon', 'member', 'other'),
+      person(7, 'Tim Berners-Lee', 'member', 'deactivated', { isActive: false }),
+      person(101, 'Deploy notices', 'member', 'own_bot', { isBot: true, botOwnerId: 1 }),
     ],
     streams: [
-      { streamId: 1, name: 'general', inviteOnly: false, kind: 0, subscribers: [0, 1, 2, 4] },
-      { streamId: 3, name: 'leadership', inviteOnly: true, kind: 1, subscribers: [0, 1] },
-      { streamId: 5, name: 'random', inviteOnly: false, kind: 0, subscribers: [] },
+      {
+        streamId: 1,
+        name: 'general',
+        inviteOnly: false,
+        kind: 'public',
+        subscribers: [0, 1, 2, 4],
+      },
+      {
+        streamId: 3,
+        name: 'leadership',
+        inviteOnly: true,
+        kind: 'private_member',
+        subscribers: [0, 1],
+      },
+      { streamId: 5, name: 'random', inviteOnly: false, kind: 'public', subscribers: [] },
     ],
-    // [you, your bot, others, deactivated] × [public, private with you, private without]
-    // × [subscribe, unsubscribe]
-    permissions: [
-      [
-        [null, null],
-        [null, null],
-        [member ? 'no access' : null, null],
-      ],
-      [
-        [null, null],
-        [null, null],
-        [member ? 'no access' : null, null],
-      ],
-      [
-        [null, member ? ONLY_ADMINS : null],
-        [null, member ? ONLY_ADMINS : null],
-        [member ? 'no access' : null, member ? ONLY_ADMINS : null],
-      ],
-      [
-        [DEACTIVATED, DEACTIVATED],
-        [DEACTIVATED, DEACTIVATED],
-        [DEACTIVATED, DEACTIVATED],
-      ],
-    ],
+    permissions: {
+      me: rules(null, null, member ? 'no access' : null),
+      own_bot: rules(null, null, member ? 'no access' : null),
+      other: {
+        public: { subscribe: null, unsubscribe: member ? ONLY_ADMINS : null },
+        private_member: { subscribe: null, unsubscribe: member ? ONLY_ADMINS : null },
+        private_other: {
+          subscribe: member ? 'no access' : null,
+          unsubscribe: member ? ONLY_ADMINS : null,
+        },
+      },
+      deactivated: {
+        public: { subscribe: DEACTIVATED, unsubscribe: DEACTIVATED },
+        private_member: { subscribe: DEACTIVATED, unsubscribe: DEACTIVATED },
+        private_other: { subscribe: DEACTIVATED, unsubscribe: DEACTIVATED },
+      },
+    },
   };
 }
 
@@ -87,12 +107,18 @@ export function largeGrid(extra: number, extraStreams = 0): MembershipGrid {
   const first = base.people.length;
   for (let i = 0; i < extra; i++) {
     const name = `Person ${String(i).padStart(4, '0')}`;
-    base.people.push(person(1000 + i, name, 'member', 2, { email: `p${i}@lumen.test` }));
+    base.people.push(person(1000 + i, name, 'member', 'other', { email: `p${i}@lumen.test` }));
     base.streams[0]?.subscribers.push(first + i);
   }
   for (let i = 0; i < extraStreams; i++) {
     const name = `zone-${String(i).padStart(4, '0')}`;
-    base.streams.push({ streamId: 1000 + i, name, inviteOnly: false, kind: 0, subscribers: [] });
+    base.streams.push({
+      streamId: 1000 + i,
+      name,
+      inviteOnly: false,
+      kind: 'public',
+      subscribers: [],
+    });
   }
   return base;
 }

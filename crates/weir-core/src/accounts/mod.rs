@@ -361,7 +361,7 @@ mod tests {
             let code = error.as_ref().map(CoreError::code);
             assert_eq!(
                 code,
-                Some(crate::error::Code::InvalidSite),
+                Some(crate::error::IpcErrorCode::InvalidSite),
                 "{site}: {error:?}"
             );
             let message = error.map(|error| error.to_string()).unwrap_or_default();

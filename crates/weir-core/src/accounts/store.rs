@@ -125,7 +125,7 @@ impl AccountStore {
     /// Adds an account. The same e-mail (case-insensitively) on the same site twice is
     /// [`CoreError::AccountExists`].
     pub fn insert(&self, record: &AccountRecord) -> Result<Account, CoreError> {
-        let created_at = now_unix();
+        let created_at = crate::clock::unix_seconds();
         let conn = self.conn();
         let result = conn.execute(
             "INSERT INTO accounts (site, email, label, is_demo, tls_insecure, cert_bundle,
@@ -276,13 +276,6 @@ fn path_text(path: Option<&Path>) -> Result<Option<&str>, CoreError> {
         })
     })
     .transpose()
-}
-
-pub(crate) fn now_unix() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|elapsed| i64::try_from(elapsed.as_secs()).unwrap_or(i64::MAX))
-        .unwrap_or(0)
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 use reqwest::header::{HeaderName, HeaderValue};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use ts_rs::TS;
 use zulip_api::{Message, Recipient};
 
 use super::BotManager;
@@ -22,9 +23,10 @@ pub const NOTIFICATION_BOT_EMAIL: &str = "notification-bot@zulip.com";
 /// How many recent messages of each narrow are read back.
 const READ_BACK: u32 = 20;
 
-/// One request of the workbench.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+/// One request of the workbench (`WebhookSendRequest` in the UI).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
+#[ts(rename = "WebhookSendRequest")]
 pub struct WebhookRequest {
     pub bot_user_id: i64,
     pub spec: WebhookUrlSpec,

@@ -2,7 +2,7 @@
 
 use std::error::Error as _;
 use std::sync::PoisonError;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 use reqwest::header::{HeaderMap, LOCATION, RETRY_AFTER};
 use reqwest::{Method, StatusCode};
@@ -186,10 +186,8 @@ impl ZulipClient {
     }
 
     fn note_rate_limit_headers(&self, headers: &HeaderMap) {
-        let now = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .unwrap_or_default();
-        if let Some(wait) = pause_from_headers(headers, now.as_secs_f64()) {
+        let now = crate::clock::since_epoch().as_secs_f64();
+        if let Some(wait) = pause_from_headers(headers, now) {
             *self
                 .inner
                 .pause_until

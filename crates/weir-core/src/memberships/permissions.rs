@@ -4,6 +4,7 @@
 //! small [`PermissionTable`] the UI can index without copying the rules.
 
 use serde::{Deserialize, Serialize};
+use ts_rs::TS;
 use zulip_api::Role;
 
 /// From this feature level a bot's owner may remove the bot from streams they can access.
@@ -35,8 +36,8 @@ impl Action {
     }
 }
 
-/// A row, relative to the viewer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+/// A row, relative to the viewer (the grid's `kind` of a person in the UI).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
 #[serde(rename_all = "snake_case")]
 pub enum PersonClass {
     Me,
@@ -46,8 +47,8 @@ pub enum PersonClass {
     Deactivated,
 }
 
-/// A column, relative to the viewer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+/// A column, relative to the viewer (the grid's `kind` of a stream in the UI).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
 #[serde(rename_all = "snake_case")]
 pub enum ChannelClass {
     Public,

@@ -8,14 +8,17 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use serde::{Deserialize, Serialize};
+use ts_rs::TS;
 
 use super::matrix::Matrix;
 use super::permissions::{Action, Denied};
 use crate::client::FEATURE_LEVEL_INTEGER_PRINCIPALS;
 
 /// One staged cell: make `user_id` subscribed (`subscribe`) or not to `stream_id`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+/// (`MembershipChange` in the UI, where the grid's cells are staged.)
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
+#[ts(rename = "MembershipChange")]
 pub struct Change {
     pub user_id: i64,
     pub stream_id: i64,

@@ -2,6 +2,7 @@
 
 export type AddAccountRequest = { site: string, email: string, 
 /**
- * Moves straight into the keyring; never stored or logged elsewhere.
+ * Moves straight into the keyring; never stored or logged elsewhere (a [`Secret`]
+ * prints as `[redacted]`).
  */
 apiKey: string, };

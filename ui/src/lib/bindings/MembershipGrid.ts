@@ -2,10 +2,10 @@
 import type { GridPerson } from "./GridPerson";
 import type { GridStream } from "./GridStream";
 import type { GridViewer } from "./GridViewer";
+import type { PermissionTable } from "./PermissionTable";
 
 /**
- * The grid in one answer. `subscribers` are indices into `people`; `kind` indexes the
- * first two levels of `permissions` (`[person kind][stream kind][0 subscribe, 1
- * unsubscribe]`: the reason the change is not allowed, or null).
+ * The grid in one answer. `subscribers` are indices into `people`; a cell's rule is
+ * `permissions[person.kind][stream.kind][subscribe or unsubscribe]`.
  */
-export type MembershipGrid = { viewer: GridViewer, people: Array<GridPerson>, streams: Array<GridStream>, permissions: Array<Array<Array<string | null>>>, };
+export type MembershipGrid = { viewer: GridViewer, people: Array<GridPerson>, streams: Array<GridStream>, permissions: PermissionTable, };

@@ -8,9 +8,9 @@ import type { GridStream } from '../bindings/GridStream';
 import type { MembershipGrid } from '../bindings/MembershipGrid';
 import { roleLabel } from '../format';
 
-/** Index of the action in the permission table: `[subscribe, unsubscribe]`. */
-export const SUBSCRIBE = 0;
-export const UNSUBSCRIBE = 1;
+/** The directions of a change, as the permission table names them. */
+export const SUBSCRIBE = 'subscribe';
+export const UNSUBSCRIBE = 'unsubscribe';
 
 export class GridIndex {
   readonly grid: MembershipGrid;
@@ -59,7 +59,7 @@ export class GridIndex {
     const stream = this.grid.streams[s];
     if (!person || !stream) return 'Unknown cell.';
     const action = this.subscribed(p, s) ? UNSUBSCRIBE : SUBSCRIBE;
-    return this.grid.permissions[person.kind]?.[stream.kind]?.[action] ?? null;
+    return this.grid.permissions[person.kind][stream.kind][action];
   }
 
   /** The badges beside a person's name: role (unless member), bot and owner, deactivated. */

@@ -5,7 +5,8 @@
 use rusqlite::{OptionalExtension, Row, params};
 use serde::Serialize;
 
-use super::{AccountStore, now_unix};
+use super::AccountStore;
+use crate::clock::unix_seconds;
 use crate::error::CoreError;
 use crate::webhook_url::WebhookUrlSpec;
 
@@ -37,7 +38,7 @@ impl AccountStore {
         let spec = spec.normalized();
         let text = serde_json::to_string(&spec)
             .map_err(|error| CoreError::Internal(format!("cannot encode a URL spec: {error}")))?;
-        let now = now_unix();
+        let now = unix_seconds();
         let mut conn = self.conn();
         let tx = conn.transaction()?;
         let id: i64 = tx.query_row(

@@ -8,7 +8,6 @@
 use std::sync::Arc;
 
 use serde_json::Value;
-use tauri::Manager;
 use tauri::ipc::{CallbackFn, InvokeBody};
 use tauri::test::{INVOKE_KEY, MockRuntime, get_ipc_response, mock_builder};
 use tauri::webview::InvokeRequest;
@@ -41,7 +40,7 @@ pub fn harness() -> Harness {
     let app = weir_app::build_app(mock_builder())
         .build(tauri::generate_context!())
         .unwrap();
-    app.manage(state);
+    state.manage(&app);
     let webview = tauri::WebviewWindowBuilder::new(&app, "main", Default::default())
         .build()
         .unwrap();

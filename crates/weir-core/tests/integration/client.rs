@@ -1,14 +1,12 @@
 //! The Zulip client against a scripted loopback server.
 
-mod support;
-
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use crate::support::{EMAIL, KEY, Reply, Stub, client, client_with, fast_config, user_json};
 use axum::http::Method;
 use serde_json::json;
-use support::{EMAIL, KEY, Reply, Stub, client, client_with, fast_config, user_json};
 use weir_core::{
     Anchor, ClientError, MessagesQuery, NarrowTerm, NewBot, NewSubscription, Principals,
 };

@@ -29,24 +29,28 @@ fn starts_resets_and_stops_on_a_private_data_dir() {
     let state = WeirState::open(&data_dir, Arc::new(MemoryStore::new())).unwrap();
     tauri::async_runtime::block_on(async {
         state.start().await.unwrap();
-        let first = state.local.url().await.unwrap();
+        let first = state.local().url().await.unwrap();
         assert!(first.starts_with("http://127.0.0.1:"), "{first}");
-        let client = state.active_client().await.unwrap();
+        let client = weir_app::state::active_client(state.accounts(), state.local())
+            .await
+            .unwrap();
         let before = client.get_own_user().await.unwrap().user_id;
 
-        state.local.reset().await.unwrap();
-        let status = state.local.status().await;
+        state.local().reset().await.unwrap();
+        let status = state.local().status().await;
         assert!(status.running);
         assert!(status.requests.is_empty(), "the log starts over");
-        let client = state.active_client().await.unwrap();
+        let client = weir_app::state::active_client(state.accounts(), state.local())
+            .await
+            .unwrap();
         assert_eq!(client.get_own_user().await.unwrap().user_id, before);
 
-        state.local.stop().await;
-        assert!(state.local.url().await.is_none());
+        state.local().stop().await;
+        assert!(state.local().url().await.is_none());
     });
     #[cfg(unix)]
     {
-        let server_dir = state.local.data_dir();
+        let server_dir = state.local().data_dir();
         assert_eq!(mode(&data_dir), 0o700);
         assert_eq!(mode(server_dir), 0o700);
         for entry in std::fs::read_dir(server_dir).unwrap() {

@@ -5,10 +5,8 @@
 // test, not its helpers (rust-clippy#11119).
 #![allow(clippy::unwrap_used)]
 
-mod support;
-
+use crate::support::{harness, invoke};
 use serde_json::{Value, json};
-use support::{harness, invoke};
 
 #[test]
 fn first_start_connects_to_the_demo_server() {

@@ -6,22 +6,17 @@
 //! ```sh
 //! dbus-run-session -- bash -c 'export XDG_DATA_HOME=$(mktemp -d);
 //!   echo -n pass | gnome-keyring-daemon --foreground --unlock --components=secrets &
-//!   sleep 1; cargo test -p weir-core --test real_keyring'
+//!   sleep 1; cargo test -p weir-core --test integration real_keyring'
 //! ```
 //!
 //! Without a reachable keyring the test FAILS (it is not skipped) with a message saying
 //! how to provide one.
 
-use std::time::{SystemTime, UNIX_EPOCH};
-
 use weir_core::keyring::{DEBUG_SERVICE, RELEASE_SERVICE};
 use weir_core::{KeyringEntry, KeyringStore, Secret, SecretError, SecretStore};
 
 fn unique() -> String {
-    let nanos = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_nanos())
-        .unwrap_or(0);
+    let nanos = weir_core::clock::since_epoch().as_nanos();
     format!("{}-{nanos}", std::process::id())
 }
 
@@ -34,7 +29,7 @@ fn no_keyring(operation: &str, error: SecretError) -> ! {
              In a terminal or CI, run this test inside a D-Bus session with an unlocked \
              gnome-keyring, e.g.:\n  dbus-run-session -- bash -c 'export XDG_DATA_HOME=$(mktemp -d); \
              echo -n pass | gnome-keyring-daemon --foreground --unlock --components=secrets & \
-             sleep 1; cargo test -p weir-core --test real_keyring'\n"
+             sleep 1; cargo test -p weir-core --test integration real_keyring'\n"
         ),
         other => panic!("keyring {operation} failed: {other}"),
     }

@@ -5,16 +5,14 @@
 // test, not its helpers (rust-clippy#11119).
 #![allow(clippy::unwrap_used)]
 
-mod support;
-
 use std::sync::Arc;
 
+use crate::support::{EMAIL, KEY, Reply, Stub, fast_config, user_json};
 use axum::http::Method;
 use serde_json::json;
-use support::{EMAIL, KEY, Reply, Stub, fast_config, user_json};
 use weir_core::{
-    AccountStore, Accounts, Code, KeyringEntry, MemoryStore, NewAccount, Secret, SecretStore,
-    delete_zuliprc,
+    AccountStore, Accounts, IpcErrorCode, KeyringEntry, MemoryStore, NewAccount, Secret,
+    SecretStore, delete_zuliprc,
 };
 
 struct Fixture {
@@ -85,7 +83,7 @@ async fn a_rejected_key_stores_nothing() {
         .await
         .unwrap_err();
 
-    assert_eq!(error.code(), Code::Unauthorized, "{error}");
+    assert_eq!(error.code(), IpcErrorCode::Unauthorized, "{error}");
     assert!(f.accounts.list().unwrap().is_empty());
     assert!(f.secrets.is_empty());
     assert_eq!(f.accounts.active().unwrap(), None);
@@ -100,7 +98,7 @@ async fn a_malformed_key_is_refused_before_any_request() {
         .add_account(NewAccount::new(&stub.url, EMAIL, Secret::new("too-short")))
         .await
         .unwrap_err();
-    assert_eq!(error.code(), Code::InvalidInput);
+    assert_eq!(error.code(), IpcErrorCode::InvalidInput);
     assert!(!error.to_string().contains("too-short"));
     assert!(stub.requests().is_empty());
 }
@@ -115,7 +113,7 @@ async fn without_a_keyring_nothing_is_stored_and_the_hint_is_given() {
         .add_account(NewAccount::new(&stub.url, EMAIL, Secret::new(KEY)))
         .await
         .unwrap_err();
-    assert_eq!(error.code(), Code::KeyringUnavailable);
+    assert_eq!(error.code(), IpcErrorCode::KeyringUnavailable);
     assert!(error.to_string().contains("never"), "hint missing: {error}");
     assert!(f.accounts.list().unwrap().is_empty());
 }
@@ -138,7 +136,7 @@ async fn the_same_account_cannot_be_added_twice() {
         ))
         .await
         .unwrap_err();
-    assert_eq!(error.code(), Code::AccountExists);
+    assert_eq!(error.code(), IpcErrorCode::AccountExists);
     assert_eq!(f.accounts.list().unwrap().len(), 1);
 }
 
@@ -173,7 +171,7 @@ async fn an_invalid_zuliprc_is_reported_and_nothing_is_sent() {
     let path = dir.path().join("zuliprc");
     std::fs::write(&path, format!("[api]\nemail={EMAIL}\nsite={}\n", stub.url)).unwrap();
     let error = f.accounts.import_zuliprc(&path).await.unwrap_err();
-    assert_eq!(error.code(), Code::InvalidZuliprc);
+    assert_eq!(error.code(), IpcErrorCode::InvalidZuliprc);
     assert!(error.to_string().contains("`key`"), "{error}");
     assert!(stub.requests().is_empty());
 }
@@ -184,7 +182,7 @@ async fn delete_zuliprc_refuses_files_that_are_not_zuliprc() {
     let path = dir.path().join("notes.txt");
     std::fs::write(&path, "not a zuliprc").unwrap();
     let error = delete_zuliprc(&path).unwrap_err();
-    assert_eq!(error.code(), Code::InvalidZuliprc);
+    assert_eq!(error.code(), IpcErrorCode::InvalidZuliprc);
     assert!(path.exists());
 }
 
@@ -206,7 +204,7 @@ async fn removing_an_account_deletes_its_key() {
     assert_eq!(f.accounts.active().unwrap(), None);
     assert_eq!(
         f.accounts.remove(account.id).await.unwrap_err().code(),
-        Code::NotFound
+        IpcErrorCode::NotFound
     );
 }
 
@@ -232,7 +230,7 @@ async fn client_for_reads_the_key_from_the_store_after_a_restart() {
     assert_eq!(client.get_own_user().await.unwrap().email, EMAIL);
     assert_eq!(
         reopened.client_for(999).await.unwrap_err().code(),
-        Code::NotFound
+        IpcErrorCode::NotFound
     );
 
     // The key removed behind Weir's back: a typed error, not a panic.
@@ -246,7 +244,7 @@ async fn client_for_reads_the_key_from_the_store_after_a_restart() {
     );
     assert_eq!(
         fresh.client_for(account.id).await.unwrap_err().code(),
-        Code::KeyMissing
+        IpcErrorCode::KeyMissing
     );
 }
 
@@ -289,6 +287,6 @@ async fn the_active_account_choice_is_persisted() {
     assert_eq!(reopened.active().unwrap().map(|a| a.id), Some(second.id));
     assert_eq!(
         reopened.set_active(Some(12345)).unwrap_err().code(),
-        Code::NotFound
+        IpcErrorCode::NotFound
     );
 }

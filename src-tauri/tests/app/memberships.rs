@@ -3,10 +3,8 @@
 // The helpers unwrap as the tests do (see `support`).
 #![allow(clippy::unwrap_used)]
 
-mod support;
-
+use crate::support::{harness, invoke};
 use serde_json::{Value, json};
-use support::{harness, invoke};
 
 /// A public stream and two active people other than the viewer subscribed to it.
 fn two_subscribers(grid: &Value) -> (i64, [i64; 2]) {
@@ -62,22 +60,30 @@ fn the_grid_loads_with_the_owners_rules() {
             .iter()
             .any(|s| s["inviteOnly"] == true)
     );
-    // An owner may change every active person's cells (kinds 0..=2); kind 3 is deactivated.
-    let table = grid["permissions"].as_array().unwrap();
-    for rules in &table[..3] {
-        assert!(
-            rules
-                .as_array()
-                .unwrap()
-                .iter()
-                .all(|row| row == &json!([null, null]))
-        );
+    // An owner may change every active person's cells; deactivated people are refused.
+    let table = &grid["permissions"];
+    let allowed = json!({"subscribe": null, "unsubscribe": null});
+    for person in ["me", "own_bot", "other"] {
+        let rules = table[person].as_object().unwrap();
+        assert_eq!(rules.len(), 3, "{person}: {table}");
+        assert!(rules.values().all(|cell| cell == &allowed), "{table}");
     }
     assert!(
-        table[3][0][0]
+        table["deactivated"]["public"]["subscribe"]
             .as_str()
             .is_some_and(|r| r.contains("Deactivated"))
     );
+    // Every person and stream says which row and column of the table is theirs.
+    let me = grid["viewer"]["userId"].clone();
+    for person in grid["people"].as_array().unwrap() {
+        let kind = person["kind"].as_str().unwrap();
+        assert!(table.get(kind).is_some(), "{person}");
+        assert_eq!(kind == "me", person["userId"] == me, "{person}");
+    }
+    for stream in grid["streams"].as_array().unwrap() {
+        let kind = stream["kind"].as_str().unwrap();
+        assert!(table["me"].get(kind).is_some(), "{stream}");
+    }
 }
 
 #[test]
@@ -184,7 +190,7 @@ fn csv_export_then_import_of_an_edit_returns_exactly_the_edit() {
 }
 
 #[test]
-fn undo_without_any_apply_is_an_input_error() {
+fn undo_without_any_apply_is_not_found() {
     let h = harness();
     let error = invoke(
         &h,
@@ -192,7 +198,7 @@ fn undo_without_any_apply_is_an_input_error() {
         json!({"request": {"id": null}}),
     )
     .unwrap_err();
-    assert_eq!(error["code"], "invalid_input");
+    assert_eq!(error["code"], "not_found");
     assert_eq!(
         invoke(&h, "cancel_membership_apply", json!({})).unwrap(),
         false

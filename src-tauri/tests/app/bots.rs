@@ -6,10 +6,8 @@
 // test, not its helpers (rust-clippy#11119).
 #![allow(clippy::unwrap_used)]
 
-mod support;
-
+use crate::support::{Harness, harness, invoke};
 use serde_json::{Value, json};
-use support::{Harness, harness, invoke};
 
 fn ok(h: &Harness, cmd: &str, args: Value) -> Value {
     invoke(h, cmd, args).unwrap_or_else(|error| panic!("{cmd}: {error}"))

@@ -1,0 +1,10 @@
+//! The app's tests through its public API and Tauri's mock runtime, as one test binary
+//! (each binary links the whole app): `cargo test -p weir --test app [-- <module>::]`.
+
+mod bindings;
+mod bots;
+mod commands;
+mod csp;
+mod local_server;
+mod memberships;
+mod support;
