@@ -211,8 +211,8 @@ async fn prints_exactly_one_listening_line_then_serves() {
 
 #[tokio::test]
 async fn port_zero_gives_each_server_its_own_free_port() {
-    let a = TestServer::standard();
-    let b = TestServer::standard();
+    let a = TestServer::spawn_standard();
+    let b = TestServer::spawn_standard();
 
     assert_ne!(a.base_url, b.base_url);
     a.anon().get("/server_settings", &[]).await.ok();

@@ -73,7 +73,7 @@ fn the_real_app_shows_the_demo_and_imports_a_zuliprc_into_the_keyring() {
     let app = app_binary();
 
     // The second account's organization, and its plaintext zuliprc.
-    let server = TestServer::start_with_env(standard_seed(), &[], &[("RUST_LOG", "trace")]);
+    let server = TestServer::spawn_with_env(standard_seed(), &[], &[("RUST_LOG", "trace")]);
     let scratch = tempfile::tempdir().expect("temp dir");
     let homes = Homes::create(scratch.path()).expect("create the app's XDG homes");
     let zuliprc = scratch.path().join("rc").join("zuliprc");

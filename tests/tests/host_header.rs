@@ -29,7 +29,7 @@ async fn as_host(server: &TestServer, host: &str) -> Resp {
 
 #[tokio::test]
 async fn requests_naming_another_host_are_refused_with_json() {
-    let server = TestServer::standard();
+    let server = TestServer::spawn_standard();
     let port = port(&server);
     for host in [
         format!("attacker.test:{port}"),
@@ -52,7 +52,7 @@ async fn requests_naming_another_host_are_refused_with_json() {
 
 #[tokio::test]
 async fn the_servers_own_names_are_accepted() {
-    let server = TestServer::standard();
+    let server = TestServer::spawn_standard();
     let port = port(&server);
     for host in [
         format!("127.0.0.1:{port}"),
@@ -69,7 +69,7 @@ async fn the_servers_own_names_are_accepted() {
 
 #[tokio::test]
 async fn allowed_host_adds_names_for_a_deliberate_lan_server() {
-    let server = TestServer::standard_with(&[
+    let server = TestServer::spawn_standard_with(&[
         "--allowed-host",
         "weir.lan",
         "--allowed-host",
@@ -91,7 +91,7 @@ async fn allowed_host_adds_names_for_a_deliberate_lan_server() {
 
 #[tokio::test]
 async fn a_request_without_host_is_refused() {
-    let server = TestServer::standard();
+    let server = TestServer::spawn_standard();
     let address = server.base_url.trim_start_matches("http://").to_string();
     let response = tokio::task::spawn_blocking(move || {
         let mut stream = std::net::TcpStream::connect(address).unwrap();

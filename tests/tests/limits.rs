@@ -168,7 +168,7 @@ async fn a_stream_description_longer_than_zulips_limit_is_refused() {
 /// 20,000 names held every other request for tens of seconds.
 #[tokio::test]
 async fn an_oversized_list_never_holds_up_other_requests() {
-    let server = TestServer::standard_with(&["--worker-threads", "1"]);
+    let server = TestServer::spawn_standard_with(&["--worker-threads", "1"]);
     let member = server.as_user(&MEMBER);
 
     let r = while_probing(&server, async move {
@@ -190,7 +190,7 @@ async fn an_oversized_list_never_holds_up_other_requests() {
 #[tokio::test]
 async fn a_large_subscribe_and_unsubscribe_never_hold_up_other_requests() {
     let people = LARGE_TEST_PEOPLE;
-    let server = TestServer::start(big_seed(people), &["--worker-threads", "1"]);
+    let server = TestServer::spawn(big_seed(people), &["--worker-threads", "1"]);
     let owner = server.with_key(OWNER_EMAIL, OWNER_KEY);
     let streams = names(MAX_SUBSCRIPTIONS);
     let principals: Vec<u64> = (0..people).map(person_id).collect();
@@ -243,7 +243,7 @@ async fn a_large_subscribe_and_unsubscribe_never_hold_up_other_requests() {
 #[tokio::test]
 async fn sigterm_stops_a_busy_server_promptly() {
     let people = MAX_PRINCIPALS;
-    let mut server = TestServer::start(big_seed(people), &["--worker-threads", "1"]);
+    let mut server = TestServer::spawn(big_seed(people), &["--worker-threads", "1"]);
     let owner = server.with_key(OWNER_EMAIL, OWNER_KEY);
     let principals: Vec<u64> = (0..people).map(person_id).collect();
     let largest = {

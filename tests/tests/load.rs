@@ -17,7 +17,7 @@ async fn sixty_four_clients_agree_with_the_serial_replay() {
         duration: Duration::from_secs(8),
         ..LoadConfig::default()
     };
-    let server = TestServer::start(load::seed(config.clients), &[]);
+    let server = TestServer::spawn(load::seed(config.clients), &[]);
     let report = load::run(&server.base_url, &config, Arc::new(AtomicBool::new(false))).await;
     println!(
         "load: {} clients, {} s: {} answers, {} acknowledged writes\n{}",

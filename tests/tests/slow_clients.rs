@@ -18,7 +18,7 @@ const BOUND: Duration = Duration::from_secs(30);
 fn start(extra: &[&str]) -> TestServer {
     let mut args = vec!["--header-timeout", "2", "--body-timeout", "2"];
     args.extend_from_slice(extra);
-    TestServer::standard_with(&args)
+    TestServer::spawn_standard_with(&args)
 }
 
 async fn connect(server: &TestServer) -> TcpStream {
