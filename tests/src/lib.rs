@@ -8,8 +8,8 @@
 //!
 //! * [`server`]: [`TestServer`] holds one seeded organization on a fresh data directory.
 //!   [`TestServer::standard`] and [`TestServer::start`] run it in process (the behaviour
-//!   suites); [`TestServer::spawn`] and [`TestServer::launch`] start
-//!   a process on a free loopback port and kill it when dropped;
+//!   suites, `tests/in_process/`); [`TestServer::spawn`] and [`TestServer::launch`] start
+//!   a process on a free loopback port and kill it when dropped (`tests/process/`);
 //!   [`server_binary`] finds the binary (`WEIR_SERVER_BIN`) or builds it once per
 //!   process; [`run_server_to_exit`] runs command lines that must fail.
 //! * [`in_process`]: opening the organization with weir-server's library and handing
@@ -24,10 +24,11 @@
 //!   rendered HTML harmless.
 //! * [`openapi`]: every response is validated against Zulip's own OpenAPI document.
 //! * [`seed`]: the standard organization every suite shares.
-//! * [`load`]: the mixed load with its serial replay (`tests/load.rs`,
-//!   `tests/faults.rs`, `weir-bench load`).
+//! * [`schedule`]: heavy process-level tests run alone ([`alone`], [`shared`]).
+//! * [`load`]: the mixed load with its serial replay (`process/load.rs`,
+//!   `process/faults.rs`, `weir-bench load`).
 //! * [`driver`]: `tauri-driver` with hermetic XDG homes for the app, stopped with
-//!   everything it started (`tests/e2e.rs`, `weir-bench grid`).
+//!   everything it started (`process/e2e.rs`, `weir-bench grid`).
 //!
 //! Every module's public items are re-exported here, so suites `use weir_tests::*;`
 //! (except [`helloworld`], which only the webhook suites use, [`load`] and [`driver`]).
@@ -46,6 +47,7 @@ pub mod in_process;
 pub mod load;
 pub mod mailbox;
 pub mod openapi;
+pub mod schedule;
 pub mod seed;
 pub mod server;
 pub mod webhook;
@@ -54,6 +56,7 @@ pub use api::*;
 pub use assert::*;
 pub use html::*;
 pub use mailbox::*;
+pub use schedule::*;
 pub use seed::*;
 pub use serde_json::json;
 pub use server::*;

@@ -155,6 +155,7 @@ async fn worker(task: u64, me: Api, owner: Api) -> Tally {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn concurrent_subscribe_and_unsubscribe_match_the_serial_result() {
+    let _alone = alone();
     let server = TestServer::spawn(seed(), &[]);
     let owner = server.with_key(OWNER_EMAIL, OWNER_KEY);
 
@@ -215,6 +216,7 @@ async fn concurrent_subscribe_and_unsubscribe_match_the_serial_result() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn racing_bot_creations_with_one_short_name_create_exactly_one_bot() {
+    let _alone = alone();
     let server = TestServer::spawn(seed(), &[]);
 
     let handles: Vec<_> = (0..TASKS)
@@ -259,6 +261,7 @@ async fn racing_bot_creations_with_one_short_name_create_exactly_one_bot() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn many_concurrent_readers_never_see_a_server_error() {
+    let _alone = alone();
     let server = TestServer::spawn(seed(), &[]);
 
     let handles: Vec<_> = (0..TASKS)
@@ -287,6 +290,7 @@ async fn many_concurrent_readers_never_see_a_server_error() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn racing_creations_of_one_new_stream_create_it_once() {
+    let _alone = alone();
     let server = TestServer::spawn(seed(), &[]);
     let spellings = ["Race Track", "race track", "RACE TRACK", " Race Track "];
 
@@ -342,6 +346,7 @@ async fn racing_creations_of_one_new_stream_create_it_once() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn racing_key_regenerations_leave_exactly_one_working_key() {
+    let _alone = alone();
     let server = TestServer::spawn(seed(), &[]);
     let (email, key) = (member_email(0), member_key(0));
 

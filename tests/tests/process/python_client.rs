@@ -28,6 +28,7 @@ fn python() -> PathBuf {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_official_python_client_works_against_weir() {
+    let _shared = shared();
     let server = TestServer::spawn_standard();
     let python = python();
     let root = workspace_root();

@@ -184,6 +184,7 @@ async fn random_request(server: &TestServer, rng: &mut Rng, number: usize) -> Re
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn random_requests_never_get_a_5xx_or_a_non_json_error() {
+    let _alone = alone();
     let server = TestServer::spawn_standard();
     let mut rng = Rng(0xab05e);
     let mut statuses = std::collections::BTreeMap::new();
@@ -324,6 +325,7 @@ fn worst_inputs() -> Vec<Worst> {
 /// what the issue found), p50/p99 are printed, and no worst input gets a 5xx.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn server_settings_stays_responsive_while_the_worst_inputs_run() {
+    let _alone = alone();
     use std::sync::Arc;
     use std::sync::atomic::{AtomicBool, Ordering};
     use std::time::{Duration, Instant};
