@@ -48,7 +48,7 @@ def _required(name: str) -> str:
     value = os.environ.get(name, "")
     if not value:
         pytest.exit(
-            f"{name} is not set: this suite is run by `cargo test -p weir-tests --test e2e` "
+            f"{name} is not set: this suite is run by `cargo test -p weir-tests --test process -- e2e::` "
             "(via scripts/test.sh), which prepares the app, tauri-driver and a server",
             returncode=2,
         )

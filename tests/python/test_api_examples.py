@@ -3,11 +3,11 @@
 Zulip's API documentation shows, for each endpoint, how to call it with the `zulip`
 package; these tests make the same calls for the endpoints Weir implements and check
 each answer against Zulip's OpenAPI document (`openapi_check.py`), as Zulip's own
-`tools/test-api` does. Run through `cargo test -p weir-tests --test python_client`.
+`tools/test-api` does. Run through `cargo test -p weir-tests --test process -- python_client`.
 """
 
 import os
-from pathlib import Path
+from typing import Callable
 
 import pytest
 import zulip
@@ -16,7 +16,7 @@ from openapi_check import validate_against_openapi_schema
 
 pytestmark = pytest.mark.skipif(
     not os.environ.get("WEIR_SITE"),
-    reason="run through `cargo test -p weir-tests --test python_client`",
+    reason="run through `cargo test -p weir-tests --test process -- python_client`",
 )
 
 # The standard seed (tests/src/seed.rs).
@@ -25,23 +25,15 @@ MEMBER2_ID = 105
 MEMBER2_EMAIL = "nina@globex.test"
 
 
-def make_client(tmp_path: Path, who: str) -> zulip.Client:
-    email = os.environ[f"WEIR_{who}_EMAIL"]
-    key = os.environ[f"WEIR_{who}_KEY"]
-    rc = tmp_path / f"{who.lower()}.zuliprc"
-    rc.write_text(f"[api]\nemail={email}\nkey={key}\nsite={os.environ['WEIR_SITE']}\n")
-    return zulip.Client(config_file=str(rc), retry_on_errors=False)
-
-
 @pytest.fixture
-def client(tmp_path: Path) -> zulip.Client:
+def client(make_client: Callable[[str], zulip.Client]) -> zulip.Client:
     """An organization owner, as the examples' `client` (Iago) is an administrator."""
-    return make_client(tmp_path, "OWNER")
+    return make_client("OWNER")
 
 
 @pytest.fixture
-def nonadmin_client(tmp_path: Path) -> zulip.Client:
-    return make_client(tmp_path, "MEMBER")
+def nonadmin_client(make_client: Callable[[str], zulip.Client]) -> zulip.Client:
+    return make_client("MEMBER")
 
 
 def success(result: dict, path: str, method: str) -> dict:

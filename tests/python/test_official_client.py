@@ -1,6 +1,6 @@
 """Zulip's official Python client against Weir's embedded server.
 
-Run through `cargo test -p weir-tests --test python_client`, which starts a server
+Run through `cargo test -p weir-tests --test process -- python_client`, which starts a server
 seeded with the standard organization (tests/src/seed.rs) and sets:
 
     WEIR_SITE          http://127.0.0.1:PORT
@@ -12,14 +12,14 @@ subscriptions as it found them so that the tests do not depend on their order.
 """
 
 import os
-from pathlib import Path
+from typing import Callable
 
 import pytest
 import zulip
 
 pytestmark = pytest.mark.skipif(
     not os.environ.get("WEIR_SITE"),
-    reason="run through `cargo test -p weir-tests --test python_client`",
+    reason="run through `cargo test -p weir-tests --test process -- python_client`",
 )
 
 # Fixed ids of the standard seed (tests/src/seed.rs).
@@ -31,23 +31,14 @@ ENGINEERING_SUBSCRIBERS = {101, 102, 104, 105, 201, 202}
 ALL_USER_IDS = {101, 102, 103, 104, 105, 106, 107, 201, 202, 203}
 
 
-def make_client(tmp_path: Path, who: str) -> zulip.Client:
-    email = os.environ[f"WEIR_{who}_EMAIL"]
-    key = os.environ[f"WEIR_{who}_KEY"]
-    rc = tmp_path / f"{who.lower()}.zuliprc"
-    rc.write_text(f"[api]\nemail={email}\nkey={key}\nsite={os.environ['WEIR_SITE']}\n")
-    # No retries: a 5xx must show up as a failure, not be retried away.
-    return zulip.Client(config_file=str(rc), retry_on_errors=False)
+@pytest.fixture
+def owner(make_client: Callable[[str], zulip.Client]) -> zulip.Client:
+    return make_client("OWNER")
 
 
 @pytest.fixture
-def owner(tmp_path: Path) -> zulip.Client:
-    return make_client(tmp_path, "OWNER")
-
-
-@pytest.fixture
-def member(tmp_path: Path) -> zulip.Client:
-    return make_client(tmp_path, "MEMBER")
+def member(make_client: Callable[[str], zulip.Client]) -> zulip.Client:
+    return make_client("MEMBER")
 
 
 def ok(result: dict) -> dict:

@@ -1,6 +1,10 @@
 //! Talking to the server as a Zulip client does: parameters encoded the Zulip way,
 //! HTTP basic auth, and every response kept whole ([`Resp`]) so a failed assertion can
 //! show the request and the full answer.
+//!
+//! Requests are built with reqwest whatever the [`Transport`]: over a socket they are sent
+//! as they are; in process the built request is handed to the server's router
+//! ([`crate::in_process`]). Either way the answer is validated and kept the same way.
 
 pub use reqwest::Method;
 use reqwest::header::HeaderMap;
@@ -52,10 +56,21 @@ pub fn percent_encode(s: &str) -> String {
     out
 }
 
+/// How a request reaches the server.
+#[derive(Clone)]
+pub enum Transport {
+    /// Over a loopback socket, with the client's `reqwest::Client`.
+    Socket,
+    /// Into this router, in this process (`tower::ServiceExt::oneshot`).
+    InProcess(axum::Router),
+}
+
 /// A client bound to one server and one identity.
 #[derive(Clone)]
 pub struct Api {
+    /// Builds every request, and sends it over [`Transport::Socket`].
     http: reqwest::Client,
+    transport: Transport,
     base_url: String,
     auth: Option<(String, String)>,
     /// The server's feature level, for validating its answers.
@@ -66,12 +81,14 @@ impl Api {
     /// A client for the server at `base_url`, sending `auth` (email, key) when given.
     pub(crate) fn new(
         http: reqwest::Client,
+        transport: Transport,
         base_url: String,
         auth: Option<(String, String)>,
         feature_level: u32,
     ) -> Api {
         Api {
             http,
+            transport,
             base_url,
             auth,
             feature_level,
@@ -93,7 +110,9 @@ impl Api {
         format!("{}{}", self.base_url, path)
     }
 
-    /// A request builder with this client's credentials, for raw cases.
+    /// A request builder with this client's credentials, for raw cases: send it with
+    /// [`Api::send`] (its own `send` would need a socket, which an in-process server has
+    /// not).
     pub fn request(&self, method: Method, path: &str) -> reqwest::RequestBuilder {
         let rb = self.http.request(method, self.url(path));
         match &self.auth {
@@ -168,15 +187,24 @@ impl Api {
         };
         let method = request.method().to_string();
         let path = request.url().path().to_owned();
-        let resp = match self.http.execute(request).await {
-            Ok(r) => r,
-            Err(e) => panic!("request failed at the transport level: {describe}: {e:?}"),
-        };
-        let status = resp.status().as_u16();
-        let headers = resp.headers().clone();
-        let text = match resp.text().await {
-            Ok(t) => t,
-            Err(e) => panic!("reading the response body failed: {describe}: {e:?}"),
+        let (status, headers, text) = match &self.transport {
+            Transport::Socket => {
+                let resp = match self.http.execute(request).await {
+                    Ok(r) => r,
+                    Err(e) => panic!("request failed at the transport level: {describe}: {e:?}"),
+                };
+                let status = resp.status().as_u16();
+                let headers = resp.headers().clone();
+                let text = match resp.text().await {
+                    Ok(t) => t,
+                    Err(e) => panic!("reading the response body failed: {describe}: {e:?}"),
+                };
+                (status, headers, text)
+            }
+            Transport::InProcess(router) => match crate::in_process::call(router, request).await {
+                Ok(answer) => answer,
+                Err(e) => panic!("the request failed in process: {describe}: {e}"),
+            },
         };
         let spec = crate::openapi::Spec::global();
         if let Err(problems) = spec.check(&method, &path, status, &text, self.feature_level) {

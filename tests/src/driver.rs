@@ -1,4 +1,4 @@
-//! `tauri-driver` as a child process, for the end-to-end suite (`tests/e2e.rs`) and the
+//! `tauri-driver` as a child process, for the end-to-end suite (`tests/process/e2e.rs`) and the
 //! in-window bench (`weir-bench grid`): started on free loopback ports with hermetic XDG
 //! homes for the app, in its own process group, and stopped with everything it started
 //! (only processes of its own family, by id).

@@ -1,17 +1,22 @@
 //! Harness for Weir's black-box suites.
 //!
-//! Everything here talks to the real `weir-server` binary over loopback HTTP, exactly as a
-//! Zulip client would: the suites under `tests/` are written from Zulip's documented
-//! behaviour (summarised in `docs/zulip-compatibility.md`) and the server's command-line
-//! contract, never from the server's code.
+//! Everything here talks to the server exactly as a Zulip client would, either to
+//! weir-server's router in this process or to the real `weir-server` binary over loopback
+//! HTTP: the suites under `tests/` are written from Zulip's documented behaviour
+//! (summarised in `docs/zulip-compatibility.md`) and the server's command-line contract,
+//! never from the server's code.
 //!
-//! * [`server`]: [`server_binary`] finds the binary (`WEIR_SERVER_BIN`) or builds it once
-//!   per process; [`TestServer`] starts one server on a fresh data directory, seeded from
-//!   JSON, on a free loopback port, and kills it when dropped; [`run_server_to_exit`] runs
-//!   command lines that must fail.
+//! * [`server`]: [`TestServer`] holds one seeded organization on a fresh data directory.
+//!   [`TestServer::standard`] and [`TestServer::start`] run it in process (the behaviour
+//!   suites, `tests/in_process/`); [`TestServer::spawn`] and [`TestServer::launch`] start
+//!   a process on a free loopback port and kill it when dropped (`tests/process/`);
+//!   [`server_binary`] finds the binary (`WEIR_SERVER_BIN`) or builds it once per
+//!   process; [`run_server_to_exit`] runs command lines that must fail.
+//! * [`in_process`]: opening the organization with weir-server's library and handing
+//!   requests to its router (`oneshot`).
 //! * [`api`]: [`Api`] sends Zulip-style requests (query string for GET, form bodies whose
-//!   non-string values are JSON-encoded for the other methods, HTTP basic auth) and
-//!   returns a [`Resp`] with status, headers and the JSON body.
+//!   non-string values are JSON-encoded for the other methods, HTTP basic auth) over its
+//!   [`Transport`] and returns a [`Resp`] with status, headers and the JSON body.
 //! * [`assert`]: [`Resp`]'s assertions (`ok`, `err`, `bad_request`, ...) that print the
 //!   request and the whole response when they fail, and helpers to compare ids and names.
 //! * [`mailbox`]: snapshots of what the seeded humans can read, to prove what a request
@@ -19,10 +24,11 @@
 //!   rendered HTML harmless.
 //! * [`openapi`]: every response is validated against Zulip's own OpenAPI document.
 //! * [`seed`]: the standard organization every suite shares.
-//! * [`load`]: the mixed load with its serial replay (`tests/load.rs`, `tests/faults.rs`,
-//!   `weir-bench load`).
+//! * [`schedule`]: heavy process-level tests run alone ([`alone`], [`shared`]).
+//! * [`load`]: the mixed load with its serial replay (`process/load.rs`,
+//!   `process/faults.rs`, `weir-bench load`).
 //! * [`driver`]: `tauri-driver` with hermetic XDG homes for the app, stopped with
-//!   everything it started (`tests/e2e.rs`, `weir-bench grid`).
+//!   everything it started (`process/e2e.rs`, `weir-bench grid`).
 //!
 //! Every module's public items are re-exported here, so suites `use weir_tests::*;`
 //! (except [`helloworld`], which only the webhook suites use, [`load`] and [`driver`]).
@@ -37,9 +43,11 @@ pub mod assert;
 pub mod driver;
 pub mod helloworld;
 pub mod html;
+pub mod in_process;
 pub mod load;
 pub mod mailbox;
 pub mod openapi;
+pub mod schedule;
 pub mod seed;
 pub mod server;
 pub mod webhook;
@@ -48,6 +56,7 @@ pub use api::*;
 pub use assert::*;
 pub use html::*;
 pub use mailbox::*;
+pub use schedule::*;
 pub use seed::*;
 pub use serde_json::json;
 pub use server::*;

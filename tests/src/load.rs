@@ -10,8 +10,8 @@
 //! without an answer (the server was killed, a timeout) leaves its pairs uncertain, and
 //! a webhook post without an answer may or may not have been stored.
 //!
-//! Used by `tests/load.rs`, `tests/faults.rs` (SIGKILL under this load) and by
-//! `weir-bench load`, which prints the same per-endpoint latencies.
+//! Used by `tests/process/load.rs`, `tests/process/faults.rs` (SIGKILL under this load)
+//! and by `weir-bench load`, which prints the same per-endpoint latencies.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;

@@ -1,6 +1,12 @@
-//! The server under test as a process: finding or building the binary, starting it on a
-//! fresh data directory and a free loopback port, running it to exit for command-line
-//! cases, and reading the seeded organization's state back through the API.
+//! The server under test, in this process or as a process: a [`TestServer`] holds a
+//! seeded organization on a fresh data directory and hands out clients ([`Api`]) for it.
+//!
+//! * In process ([`TestServer::standard`], [`TestServer::start`]): weir-server's router
+//!   called directly (see [`crate::in_process`]). What the behaviour suites use.
+//! * A process ([`TestServer::spawn`], [`TestServer::launch`]): the real binary (found or
+//!   built once) on a free loopback port, killed on drop; [`run_server_to_exit`] runs
+//!   command lines that must fail. For what only a process has: its command line, its
+//!   sockets (`Host` check, timeouts, connection cap), signals, files and logs.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::{BufRead, BufReader, Read};
@@ -12,7 +18,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::api::Api;
+use crate::api::{Api, Transport};
 use crate::assert::ids;
 use crate::seed::{Account, OWNER, standard_seed};
 
@@ -189,32 +195,80 @@ fn feature_level_of(args: &[String]) -> u32 {
         .unwrap_or(crate::openapi::DEFAULT_FEATURE_LEVEL)
 }
 
-/// A running `weir-server` process, killed on drop.
+/// A server under test: in this process, or a `weir-server` process killed on drop.
 pub struct TestServer {
-    child: Child,
-    /// `http://HOST:PORT`, as printed on the `listening on` line.
+    /// `http://HOST:PORT`, as printed on the `listening on` line; in process
+    /// [`crate::in_process::IN_PROCESS_URL`], which no socket reaches.
     pub base_url: String,
-    /// The exact first line the server printed on stdout.
+    /// The exact first line the server printed on stdout (empty in process).
     pub listening_line: String,
     pub data_dir: PathBuf,
     /// The feature level it was started with (`--feature-level`, else 362): responses
     /// are validated against the document as a server of that level answers.
     pub feature_level: u32,
-    stderr_path: PathBuf,
+    transport: Transport,
+    /// The process, unless the server runs in this one.
+    process: Option<Process>,
     http: reqwest::Client,
-    // Kept alive for as long as the server runs; dropped after the process is killed.
+    // Kept alive for as long as the server runs; dropped after the process is killed
+    // (fields drop in order).
     _dirs: Vec<tempfile::TempDir>,
 }
 
+/// The client that builds the requests of in-process servers (it never connects).
+fn in_process_client() -> reqwest::Client {
+    static CLIENT: OnceLock<reqwest::Client> = OnceLock::new();
+    CLIENT.get_or_init(reqwest::Client::new).clone()
+}
+
+/// A server's process and where its stderr goes.
+struct Process {
+    child: Child,
+    stderr_path: PathBuf,
+}
+
 impl TestServer {
-    /// Starts a server seeded with `seed` on a fresh data directory and a free port.
-    /// Panics (with the server's output) when it does not come up.
-    pub fn start(seed: Value, extra_args: &[&str]) -> TestServer {
-        Self::start_with_env(seed, extra_args, &[])
+    /// The standard organization ([`standard_seed`]) in process.
+    pub fn standard() -> TestServer {
+        Self::start(standard_seed(), &[])
     }
 
-    /// Like [`TestServer::start`], with extra environment variables (`RUST_LOG`, ...).
-    pub fn start_with_env(seed: Value, extra_args: &[&str], env: &[(&str, &str)]) -> TestServer {
+    /// The standard organization in process, with the command-line options that change
+    /// behaviour (`--feature-level N`, `--rate-limit N`; any other panics: it needs a
+    /// process).
+    pub fn standard_with(args: &[&str]) -> TestServer {
+        Self::start(standard_seed(), args)
+    }
+
+    /// `seed` in process, on a fresh data directory, with the options of
+    /// [`TestServer::standard_with`]. Must be called inside a tokio runtime (the store's
+    /// writer is a task on it), as every `#[tokio::test]` is.
+    pub fn start(seed: Value, args: &[&str]) -> TestServer {
+        let config = crate::in_process::config_from_args(args);
+        let feature_level = config.feature_level;
+        let root = tempfile::tempdir().expect("temp dir");
+        let data_dir = root.path().join("data");
+        let router = crate::in_process::open_seeded(&data_dir, &seed, config);
+        TestServer {
+            base_url: crate::in_process::IN_PROCESS_URL.to_owned(),
+            listening_line: String::new(),
+            data_dir,
+            feature_level,
+            transport: Transport::InProcess(router),
+            process: None,
+            http: in_process_client(),
+            _dirs: vec![root],
+        }
+    }
+
+    /// Starts a `weir-server` process seeded with `seed` on a fresh data directory and a
+    /// free port. Panics (with the server's output) when it does not come up.
+    pub fn spawn(seed: Value, extra_args: &[&str]) -> TestServer {
+        Self::spawn_with_env(seed, extra_args, &[])
+    }
+
+    /// Like [`TestServer::spawn`], with extra environment variables (`RUST_LOG`, ...).
+    pub fn spawn_with_env(seed: Value, extra_args: &[&str], env: &[(&str, &str)]) -> TestServer {
         let root = tempfile::tempdir().expect("temp dir");
         let data_dir = root.path().join("data");
         std::fs::create_dir(&data_dir).expect("create data dir");
@@ -241,14 +295,14 @@ impl TestServer {
         }
     }
 
-    /// Starts a server with the standard organization ([`seed::standard_seed`]).
-    pub fn standard() -> TestServer {
-        Self::start(standard_seed(), &[])
+    /// Starts a process with the standard organization ([`standard_seed`]).
+    pub fn spawn_standard() -> TestServer {
+        Self::spawn(standard_seed(), &[])
     }
 
-    /// Starts a server with the standard organization and extra command-line arguments.
-    pub fn standard_with(extra_args: &[&str]) -> TestServer {
-        Self::start(standard_seed(), extra_args)
+    /// Starts a process with the standard organization and extra command-line arguments.
+    pub fn spawn_standard_with(extra_args: &[&str]) -> TestServer {
+        Self::spawn(standard_seed(), extra_args)
     }
 
     /// Spawns `weir-server --listen 127.0.0.1:0 ARGS` and waits for its listening line.
@@ -340,42 +394,65 @@ impl TestServer {
             .build()
             .expect("reqwest client");
         Ok(TestServer {
-            child,
             base_url,
             listening_line: trimmed,
             data_dir: PathBuf::new(),
             feature_level: feature_level_of(args),
-            stderr_path,
+            transport: Transport::Socket,
+            process: Some(Process { child, stderr_path }),
             http,
             _dirs: Vec::new(),
         })
     }
 
-    /// What the server has written to stderr so far.
+    /// Whether the server runs in this process.
+    pub fn in_process(&self) -> bool {
+        self.process.is_none()
+    }
+
+    /// The server's process; panics for a server in process.
+    #[track_caller]
+    fn process(&self) -> &Process {
+        self.process.as_ref().unwrap_or_else(|| {
+            panic!("this server runs in process: start a process (TestServer::spawn) for this")
+        })
+    }
+
+    /// Like [`TestServer::process`], mutable.
+    #[track_caller]
+    fn process_mut(&mut self) -> &mut Process {
+        self.process.as_mut().unwrap_or_else(|| {
+            panic!("this server runs in process: start a process (TestServer::spawn) for this")
+        })
+    }
+
+    /// What the server process has written to stderr so far.
     pub fn stderr(&self) -> String {
-        std::fs::read_to_string(&self.stderr_path).unwrap_or_default()
+        std::fs::read_to_string(&self.process().stderr_path).unwrap_or_default()
     }
 
     /// Whether the server process is still running.
     pub fn is_running(&mut self) -> bool {
-        matches!(self.child.try_wait(), Ok(None))
+        matches!(self.process_mut().child.try_wait(), Ok(None))
     }
 
-    /// Sends SIGTERM to the server (this process only, by its id).
+    /// Sends SIGTERM to the server process (this process only, by its id).
     pub fn terminate(&self) {
+        let id = self.process().child.id();
         let status = Command::new("kill")
             .arg("-TERM")
-            .arg(self.child.id().to_string())
+            .arg(id.to_string())
             .status()
             .expect("run kill");
-        assert!(status.success(), "kill -TERM {} failed", self.child.id());
+        assert!(status.success(), "kill -TERM {id} failed");
     }
 
     /// Waits up to `timeout` for the process to exit; `None` if it is still running.
     pub fn wait_for_exit(&mut self, timeout: Duration) -> Option<ExitStatus> {
         let deadline = std::time::Instant::now() + timeout;
+        let child = &mut self.process_mut().child;
         loop {
-            if let Ok(Some(status)) = self.child.try_wait() {
+            if let Ok(Some(status)) = child.try_wait() {
                 return Some(status);
             }
             if std::time::Instant::now() >= deadline {
@@ -394,6 +471,7 @@ impl TestServer {
     pub fn with_key(&self, email: &str, key: &str) -> Api {
         Api::new(
             self.http.clone(),
+            self.transport.clone(),
             self.base_url.clone(),
             Some((email.to_string(), key.to_string())),
             self.feature_level,
@@ -404,6 +482,7 @@ impl TestServer {
     pub fn anon(&self) -> Api {
         Api::new(
             self.http.clone(),
+            self.transport.clone(),
             self.base_url.clone(),
             None,
             self.feature_level,
@@ -437,8 +516,10 @@ impl TestServer {
 
 impl Drop for TestServer {
     fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        if let Some(process) = &mut self.process {
+            let _ = process.child.kill();
+            let _ = process.child.wait();
+        }
     }
 }
 

@@ -8,14 +8,8 @@
 //! input, and proptest records the seeds of failing cases in `fuzz/regressions/`,
 //! replayed first on every run (commit them). `PROPTEST_CASES=N` changes the number of
 //! generated cases per target.
-// The helpers here unwrap as the tests do, but clippy's allow-unwrap-in-tests and
-// allow-expect-in-tests (clippy.toml) reach only the #[test] functions of an integration
-// test, not its helpers (rust-clippy#11119).
-#![allow(clippy::unwrap_used)]
+//!
+//! The targets share `fuzz/support.rs` (the binary's `crate::support`, and weir-server's).
 
-#[path = "fuzz/filters.rs"]
 mod filters;
-#[path = "fuzz/support.rs"]
-mod support;
-#[path = "fuzz/webhooks.rs"]
 mod webhooks;

@@ -1,9 +1,6 @@
 //! Issue 11, finding 8: the database holds every API key and `demo-zuliprc` the owner's,
 //! so the data dir is 0700 and those files 0600, when created and again at every start.
 #![cfg(unix)]
-// The helpers unwrap as the tests do; clippy's allow-unwrap-in-tests reaches only the
-// #[test] functions of an integration test, not its helpers (rust-clippy#11119).
-#![allow(clippy::unwrap_used)]
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -49,6 +46,7 @@ fn start_demo(data_dir: &Path, log_dir: &Path) -> TestServer {
 
 #[tokio::test]
 async fn a_new_data_dir_and_its_files_are_private() {
+    let _shared = shared();
     let root = tempfile::tempdir().unwrap();
     let data_dir = root.path().join("new");
     let server = start_demo(&data_dir, root.path());
@@ -62,6 +60,7 @@ async fn a_new_data_dir_and_its_files_are_private() {
 
 #[tokio::test]
 async fn an_open_data_dir_is_made_private_at_start() {
+    let _shared = shared();
     let root = tempfile::tempdir().unwrap();
     let data_dir = root.path().join("old");
     drop(start_demo(&data_dir, root.path()));

@@ -155,7 +155,8 @@ async fn worker(task: u64, me: Api, owner: Api) -> Tally {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn concurrent_subscribe_and_unsubscribe_match_the_serial_result() {
-    let server = TestServer::start(seed(), &[]);
+    let _alone = alone();
+    let server = TestServer::spawn(seed(), &[]);
     let owner = server.with_key(OWNER_EMAIL, OWNER_KEY);
 
     let handles: Vec<_> = (0..TASKS)
@@ -215,7 +216,8 @@ async fn concurrent_subscribe_and_unsubscribe_match_the_serial_result() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn racing_bot_creations_with_one_short_name_create_exactly_one_bot() {
-    let server = TestServer::start(seed(), &[]);
+    let _alone = alone();
+    let server = TestServer::spawn(seed(), &[]);
 
     let handles: Vec<_> = (0..TASKS)
         .map(|t| {
@@ -259,7 +261,8 @@ async fn racing_bot_creations_with_one_short_name_create_exactly_one_bot() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn many_concurrent_readers_never_see_a_server_error() {
-    let server = TestServer::start(seed(), &[]);
+    let _alone = alone();
+    let server = TestServer::spawn(seed(), &[]);
 
     let handles: Vec<_> = (0..TASKS)
         .map(|t| {
@@ -287,7 +290,8 @@ async fn many_concurrent_readers_never_see_a_server_error() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn racing_creations_of_one_new_stream_create_it_once() {
-    let server = TestServer::start(seed(), &[]);
+    let _alone = alone();
+    let server = TestServer::spawn(seed(), &[]);
     let spellings = ["Race Track", "race track", "RACE TRACK", " Race Track "];
 
     let handles: Vec<_> = (0..TASKS)
@@ -342,7 +346,8 @@ async fn racing_creations_of_one_new_stream_create_it_once() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn racing_key_regenerations_leave_exactly_one_working_key() {
-    let server = TestServer::start(seed(), &[]);
+    let _alone = alone();
+    let server = TestServer::spawn(seed(), &[]);
     let (email, key) = (member_email(0), member_key(0));
 
     let handles: Vec<_> = (0..8)

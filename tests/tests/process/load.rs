@@ -8,16 +8,17 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use weir_tests::TestServer;
 use weir_tests::load::{self, LoadConfig};
+use weir_tests::{TestServer, alone};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sixty_four_clients_agree_with_the_serial_replay() {
+    let _alone = alone();
     let config = LoadConfig {
         duration: Duration::from_secs(8),
         ..LoadConfig::default()
     };
-    let server = TestServer::start(load::seed(config.clients), &[]);
+    let server = TestServer::spawn(load::seed(config.clients), &[]);
     let report = load::run(&server.base_url, &config, Arc::new(AtomicBool::new(false))).await;
     println!(
         "load: {} clients, {} s: {} answers, {} acknowledged writes\n{}",

@@ -5,8 +5,8 @@
 use weir_tests::helloworld::*;
 use weir_tests::*;
 
-const SCRIPT_TITLE: &str = include_str!("../fixtures/webhooks/helloworld/script_title.json");
-const JAVASCRIPT_URL: &str = include_str!("../fixtures/webhooks/helloworld/javascript_url.json");
+const SCRIPT_TITLE: &str = include_str!("../../fixtures/webhooks/helloworld/script_title.json");
+const JAVASCRIPT_URL: &str = include_str!("../../fixtures/webhooks/helloworld/javascript_url.json");
 
 // ---------------------------------------------------------------------- rendering
 

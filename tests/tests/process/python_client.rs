@@ -28,7 +28,8 @@ fn python() -> PathBuf {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_official_python_client_works_against_weir() {
-    let server = TestServer::standard();
+    let _shared = shared();
+    let server = TestServer::spawn_standard();
     let python = python();
     let root = workspace_root();
     // Zulip's OpenAPI document, as the harness reads it, for `openapi_check.py`.

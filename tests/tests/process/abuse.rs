@@ -184,7 +184,8 @@ async fn random_request(server: &TestServer, rng: &mut Rng, number: usize) -> Re
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn random_requests_never_get_a_5xx_or_a_non_json_error() {
-    let server = TestServer::standard();
+    let _alone = alone();
+    let server = TestServer::spawn_standard();
     let mut rng = Rng(0xab05e);
     let mut statuses = std::collections::BTreeMap::new();
     for number in 0..600 {
@@ -324,12 +325,13 @@ fn worst_inputs() -> Vec<Worst> {
 /// what the issue found), p50/p99 are printed, and no worst input gets a 5xx.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn server_settings_stays_responsive_while_the_worst_inputs_run() {
+    let _alone = alone();
     use std::sync::Arc;
     use std::sync::atomic::{AtomicBool, Ordering};
     use std::time::{Duration, Instant};
 
     const BUDGET: Duration = Duration::from_secs(2);
-    let server = TestServer::standard();
+    let server = TestServer::spawn_standard();
     let owner = server.as_user(&OWNER);
     let anon = server.anon();
     for (what, method, path, params) in worst_inputs() {

@@ -11,9 +11,9 @@ use serde_json::Value;
 use weir_tests::helloworld::*;
 use weir_tests::*;
 
-const MISSING_TITLE: &str = include_str!("../fixtures/webhooks/helloworld/missing_title.json");
-const MISSING_URL: &str = include_str!("../fixtures/webhooks/helloworld/missing_url.json");
-const MALFORMED: &str = include_str!("../fixtures/webhooks/helloworld/malformed.json");
+const MISSING_TITLE: &str = include_str!("../../fixtures/webhooks/helloworld/missing_title.json");
+const MISSING_URL: &str = include_str!("../../fixtures/webhooks/helloworld/missing_url.json");
+const MALFORMED: &str = include_str!("../../fixtures/webhooks/helloworld/malformed.json");
 
 /// A key with the right shape that belongs to nobody.
 const UNKNOWN_KEY: &str = "Zz9Yy8Xx7Ww6Vv5Uu4Tt3Ss2Rr1Qq0Pp";

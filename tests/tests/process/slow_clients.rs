@@ -18,7 +18,7 @@ const BOUND: Duration = Duration::from_secs(30);
 fn start(extra: &[&str]) -> TestServer {
     let mut args = vec!["--header-timeout", "2", "--body-timeout", "2"];
     args.extend_from_slice(extra);
-    TestServer::standard_with(&args)
+    TestServer::spawn_standard_with(&args)
 }
 
 async fn connect(server: &TestServer) -> TcpStream {
@@ -53,6 +53,7 @@ fn parse_response(raw: &str) -> (u16, Value) {
 
 #[tokio::test]
 async fn a_partial_request_line_is_closed() {
+    let _alone = alone();
     let server = start(&[]);
     let mut stream = connect(&server).await;
 
@@ -64,6 +65,7 @@ async fn a_partial_request_line_is_closed() {
 
 #[tokio::test]
 async fn a_slowly_sent_body_is_cut_with_a_408() {
+    let _alone = alone();
     let server = start(&[]);
     let mut stream = connect(&server).await;
     let head = format!(
@@ -105,6 +107,7 @@ async fn a_slowly_sent_body_is_cut_with_a_408() {
 
 #[tokio::test]
 async fn an_unknown_webhook_key_is_refused_before_the_body_is_sent() {
+    let _alone = alone();
     let server = start(&[]);
     let mut stream = connect(&server).await;
     // Announces 5 MB and sends none of it: the answer must not wait for the body.
@@ -135,6 +138,7 @@ async fn an_unknown_webhook_key_is_refused_before_the_body_is_sent() {
 
 #[tokio::test]
 async fn a_webhook_without_a_key_in_the_url_or_a_form_is_refused_before_its_body() {
+    let _alone = alone();
     let server = start(&[]);
     let mut stream = connect(&server).await;
     let head = "POST /api/v1/external/helloworld HTTP/1.1\r\nHost: localhost\r\n\
@@ -153,6 +157,7 @@ async fn a_webhook_without_a_key_in_the_url_or_a_form_is_refused_before_its_body
 
 #[tokio::test]
 async fn connections_beyond_the_cap_are_answered_503_and_the_rest_keep_working() {
+    let _alone = alone();
     let server = start(&["--max-connections", "4"]);
     let mut held = Vec::new();
     for _ in 0..4 {
@@ -201,6 +206,7 @@ async fn connections_beyond_the_cap_are_answered_503_and_the_rest_keep_working()
 /// or headers too long) still get a Zulip-shaped JSON error (issue 11, finding 10).
 #[tokio::test]
 async fn protocol_errors_are_zulip_shaped_json() {
+    let _alone = alone();
     let server = start(&[]);
     let long_uri = format!(
         "GET /api/v1/{} HTTP/1.1\r\nHost: localhost\r\n\r\n",

@@ -10,7 +10,7 @@ use std::collections::BTreeSet;
 use serde_json::Value;
 use weir_tests::*;
 
-const ADA: &str = include_str!("../fixtures/webhooks/helloworld/ada_lovelace.json");
+const ADA: &str = include_str!("../../fixtures/webhooks/helloworld/ada_lovelace.json");
 const NOTIFICATION_BOT_EMAIL: &str = "notification-bot@zulip.com";
 const UNKNOWN_CHANNEL: &str = "Invalid narrow operator: unknown channel";
 

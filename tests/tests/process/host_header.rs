@@ -2,9 +2,6 @@
 //! 127.0.0.1 (DNS rebinding) and read a local server's answers through the browser;
 //! the server therefore answers only requests naming a loopback name or its own address
 //! (or a name given with `--allowed-host`), and refuses the rest with Zulip's JSON 400.
-// The helpers unwrap as the tests do; clippy's allow-unwrap-in-tests reaches only the
-// #[test] functions of an integration test, not its helpers (rust-clippy#11119).
-#![allow(clippy::unwrap_used)]
 
 use std::io::{Read, Write};
 
@@ -29,7 +26,8 @@ async fn as_host(server: &TestServer, host: &str) -> Resp {
 
 #[tokio::test]
 async fn requests_naming_another_host_are_refused_with_json() {
-    let server = TestServer::standard();
+    let _shared = shared();
+    let server = TestServer::spawn_standard();
     let port = port(&server);
     for host in [
         format!("attacker.test:{port}"),
@@ -52,7 +50,8 @@ async fn requests_naming_another_host_are_refused_with_json() {
 
 #[tokio::test]
 async fn the_servers_own_names_are_accepted() {
-    let server = TestServer::standard();
+    let _shared = shared();
+    let server = TestServer::spawn_standard();
     let port = port(&server);
     for host in [
         format!("127.0.0.1:{port}"),
@@ -69,7 +68,8 @@ async fn the_servers_own_names_are_accepted() {
 
 #[tokio::test]
 async fn allowed_host_adds_names_for_a_deliberate_lan_server() {
-    let server = TestServer::standard_with(&[
+    let _shared = shared();
+    let server = TestServer::spawn_standard_with(&[
         "--allowed-host",
         "weir.lan",
         "--allowed-host",
@@ -91,7 +91,8 @@ async fn allowed_host_adds_names_for_a_deliberate_lan_server() {
 
 #[tokio::test]
 async fn a_request_without_host_is_refused() {
-    let server = TestServer::standard();
+    let _shared = shared();
+    let server = TestServer::spawn_standard();
     let address = server.base_url.trim_start_matches("http://").to_string();
     let response = tokio::task::spawn_blocking(move || {
         let mut stream = std::net::TcpStream::connect(address).unwrap();
@@ -110,6 +111,7 @@ async fn a_request_without_host_is_refused() {
 
 #[test]
 fn a_malformed_allowed_host_is_a_usage_error() {
+    let _shared = shared();
     let done = run_server_to_exit(
         &[
             "--listen".into(),

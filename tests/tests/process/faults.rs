@@ -6,10 +6,6 @@
 //! (CI runs as root); elsewhere that test says so and passes without running. A
 //! read-only data directory is a read-only bind mount as root (root ignores file
 //! modes), or plain file modes otherwise.
-// The helpers here unwrap as the tests do, but clippy's allow-unwrap-in-tests and
-// allow-expect-in-tests (clippy.toml) reach only the #[test] functions of an integration
-// test, not its helpers (rust-clippy#11119).
-#![allow(clippy::unwrap_used)]
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -79,6 +75,7 @@ impl Drop for Mounted {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sigkill_under_load_keeps_the_database_whole_and_every_acknowledged_write() {
+    let _alone = alone();
     let root = tempfile::tempdir().unwrap();
     let data = root.path().join("data");
     let config = LoadConfig {
@@ -157,6 +154,7 @@ async fn stored_titles(server: &TestServer) -> BTreeSet<String> {
 
 #[tokio::test]
 async fn a_full_disk_gives_clear_errors_keeps_reads_and_loses_nothing() {
+    let _alone = alone();
     if !is_root() {
         println!("skipped: mounting a small tmpfs needs root (CI runs this as root)");
         return;
@@ -277,6 +275,7 @@ fn set_modes(dir: &Path, dir_mode: u32, file_mode: u32) {
 
 #[tokio::test]
 async fn a_read_only_data_dir_serves_reads_and_refuses_writes_clearly() {
+    let _alone = alone();
     let root = tempfile::tempdir().unwrap();
     let data = root.path().join("data");
     let seed = write_seed(root.path(), &standard_seed());

@@ -1,9 +1,5 @@
 //! The `weir-server` command line: listening line, ports, data directory, seed files,
 //! `--demo`, and clear failures (non-zero exit, no panic text).
-// The helpers here unwrap as the tests do, but clippy's allow-unwrap-in-tests and
-// allow-expect-in-tests (clippy.toml) reach only the #[test] functions of an integration
-// test, not its helpers (rust-clippy#11119).
-#![allow(clippy::unwrap_used)]
 
 use std::collections::BTreeSet;
 use std::io::{BufRead, BufReader, Read};
@@ -168,6 +164,7 @@ fn spawn_reading_stdout(full_args: &[String]) -> (Child, String, std::thread::Jo
 
 #[tokio::test]
 async fn prints_exactly_one_listening_line_then_serves() {
+    let _shared = shared();
     let root = tempfile::tempdir().unwrap();
     let data = fresh_data_dir(root.path(), "data");
     let seed = write_seed(root.path(), &standard_seed());
@@ -211,8 +208,9 @@ async fn prints_exactly_one_listening_line_then_serves() {
 
 #[tokio::test]
 async fn port_zero_gives_each_server_its_own_free_port() {
-    let a = TestServer::standard();
-    let b = TestServer::standard();
+    let _shared = shared();
+    let a = TestServer::spawn_standard();
+    let b = TestServer::spawn_standard();
 
     assert_ne!(a.base_url, b.base_url);
     a.anon().get("/server_settings", &[]).await.ok();
@@ -226,6 +224,7 @@ async fn port_zero_gives_each_server_its_own_free_port() {
 
 #[tokio::test]
 async fn a_port_in_use_is_a_clear_error() {
+    let _shared = shared();
     let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let addr = taken.local_addr().unwrap();
     let root = tempfile::tempdir().unwrap();
@@ -247,6 +246,7 @@ async fn a_port_in_use_is_a_clear_error() {
 
 #[tokio::test]
 async fn a_data_dir_that_is_a_file_is_a_clear_error() {
+    let _shared = shared();
     let root = tempfile::tempdir().unwrap();
     let file = root.path().join("not-a-dir");
     std::fs::write(&file, b"plain file").unwrap();
@@ -264,6 +264,7 @@ async fn a_data_dir_that_is_a_file_is_a_clear_error() {
 
 #[tokio::test]
 async fn unknown_arguments_are_refused() {
+    let _shared = shared();
     let done = run_server_to_exit(&args(&["--no-such-flag"]), EXIT_TIMEOUT);
 
     assert!(
@@ -276,6 +277,7 @@ async fn unknown_arguments_are_refused() {
 
 #[tokio::test]
 async fn zero_worker_threads_are_refused() {
+    let _shared = shared();
     let done = assert_refused(&args(&["--worker-threads", "0"]));
     assert!(
         done.stderr.contains("--worker-threads"),
@@ -286,6 +288,7 @@ async fn zero_worker_threads_are_refused() {
 
 #[tokio::test]
 async fn help_lists_the_options() {
+    let _shared = shared();
     let done = run_server_to_exit(&args(&["--help"]), EXIT_TIMEOUT);
 
     assert!(
@@ -314,6 +317,7 @@ async fn help_lists_the_options() {
 
 #[tokio::test]
 async fn data_survives_a_restart_without_seed() {
+    let _shared = shared();
     let root = tempfile::tempdir().unwrap();
     let data = fresh_data_dir(root.path(), "data");
     let seed = write_seed(root.path(), &standard_seed());
@@ -339,6 +343,7 @@ async fn data_survives_a_restart_without_seed() {
 
 #[tokio::test]
 async fn seeding_a_data_dir_that_has_a_database_is_refused_and_keeps_it() {
+    let _shared = shared();
     let root = tempfile::tempdir().unwrap();
     let data = fresh_data_dir(root.path(), "data");
     let seed = write_seed(root.path(), &standard_seed());
@@ -372,6 +377,7 @@ async fn seeding_a_data_dir_that_has_a_database_is_refused_and_keeps_it() {
 
 #[tokio::test]
 async fn a_seed_file_that_is_not_json_is_refused() {
+    let _shared = shared();
     let root = tempfile::tempdir().unwrap();
     let data = fresh_data_dir(root.path(), "data");
     let seed = root.path().join("broken.json");
@@ -382,6 +388,7 @@ async fn a_seed_file_that_is_not_json_is_refused() {
 
 #[tokio::test]
 async fn a_missing_seed_file_is_refused_with_its_path() {
+    let _shared = shared();
     let root = tempfile::tempdir().unwrap();
     let data = fresh_data_dir(root.path(), "data");
     let seed = root.path().join("nowhere.json");
@@ -393,6 +400,7 @@ async fn a_missing_seed_file_is_refused_with_its_path() {
 
 #[tokio::test]
 async fn seed_and_demo_together_are_refused() {
+    let _shared = shared();
     let root = tempfile::tempdir().unwrap();
     let data = fresh_data_dir(root.path(), "data");
     let seed = write_seed(root.path(), &standard_seed());
@@ -404,6 +412,7 @@ async fn seed_and_demo_together_are_refused() {
 
 #[tokio::test]
 async fn an_unknown_key_in_a_user_entry_is_refused_naming_the_key_and_entry() {
+    let _shared = shared();
     let root = tempfile::tempdir().unwrap();
     let mut seed = standard_seed();
     let i = user_index(&seed, MEMBER.id);
@@ -422,6 +431,7 @@ async fn an_unknown_key_in_a_user_entry_is_refused_naming_the_key_and_entry() {
 
 #[tokio::test]
 async fn an_unknown_key_in_a_stream_entry_is_refused_naming_the_key_and_entry() {
+    let _shared = shared();
     let root = tempfile::tempdir().unwrap();
     let mut seed = standard_seed();
     let i = stream_index(&seed, DESIGN.id);
@@ -436,6 +446,7 @@ async fn an_unknown_key_in_a_stream_entry_is_refused_naming_the_key_and_entry() 
 
 #[tokio::test]
 async fn unknown_top_level_and_realm_keys_are_refused() {
+    let _shared = shared();
     let root = tempfile::tempdir().unwrap();
     let mut top = standard_seed();
     top["organisation_size"] = json!(12);
@@ -451,6 +462,7 @@ async fn unknown_top_level_and_realm_keys_are_refused() {
 
 #[tokio::test]
 async fn invalid_user_entries_are_refused_naming_the_entry() {
+    let _shared = shared();
     type Edit = fn(&mut Value);
     let cases: [(Account, &str, Edit); 6] = [
         (MEMBER, "unknown role", |u| u["role"] = json!("superhero")),
@@ -502,6 +514,7 @@ async fn invalid_user_entries_are_refused_naming_the_entry() {
 
 #[tokio::test]
 async fn invalid_stream_entries_are_refused_naming_the_entry() {
+    let _shared = shared();
     type Edit = fn(&mut Value);
     let cases: [(Stream, &str, Edit); 3] = [
         (DESIGN, "unknown subscriber", |s| {
@@ -538,6 +551,7 @@ async fn invalid_stream_entries_are_refused_naming_the_entry() {
 
 #[tokio::test]
 async fn a_failed_seed_leaves_the_data_dir_usable() {
+    let _shared = shared();
     let root = tempfile::tempdir().unwrap();
     let data = fresh_data_dir(root.path(), "data");
     let mut bad = standard_seed();
@@ -555,6 +569,7 @@ async fn a_failed_seed_leaves_the_data_dir_usable() {
 
 #[tokio::test]
 async fn ids_and_keys_are_generated_when_absent_and_is_active_defaults_to_true() {
+    let _shared = shared();
     let root = tempfile::tempdir().unwrap();
     let seed = json!({
         "realm": {"name": "Tiny", "url": "http://tiny.localhost"},
@@ -606,6 +621,7 @@ async fn ids_and_keys_are_generated_when_absent_and_is_active_defaults_to_true()
 
 #[tokio::test]
 async fn demo_has_every_role_every_bot_type_and_private_streams() {
+    let _shared = shared();
     let root = tempfile::tempdir().unwrap();
     let data = fresh_data_dir(root.path(), "data");
 
@@ -687,6 +703,7 @@ async fn demo_has_every_role_every_bot_type_and_private_streams() {
 
 #[tokio::test]
 async fn invalid_listen_addresses_and_rate_limits_are_refused() {
+    let _shared = shared();
     let root = tempfile::tempdir().unwrap();
     let seed = write_seed(root.path(), &standard_seed());
 
@@ -707,6 +724,7 @@ async fn invalid_listen_addresses_and_rate_limits_are_refused() {
 
 #[tokio::test]
 async fn a_data_dir_that_does_not_exist_yet_is_created() {
+    let _shared = shared();
     let root = tempfile::tempdir().unwrap();
     let data = root.path().join("not").join("yet").join("there");
     let seed = write_seed(root.path(), &standard_seed());

@@ -8,10 +8,6 @@
 //! one `listening on http://HOST:PORT` line on stdout). The server that checks the
 //! result afterwards is an ordinary [`TestServer::launch`] on the same data directory,
 //! without `--seed` (the binary refuses `--seed` on an existing database).
-// The helpers here unwrap as the tests do, but clippy's allow-unwrap-in-tests and
-// allow-expect-in-tests (clippy.toml) reach only the #[test] functions of an integration
-// test, not its helpers (rust-clippy#11119).
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -25,7 +21,7 @@ use tokio::sync::watch;
 use tokio::time::timeout;
 use weir_tests::*;
 
-const ADA: &str = include_str!("../fixtures/webhooks/helloworld/ada_lovelace.json");
+const ADA: &str = include_str!("../../fixtures/webhooks/helloworld/ada_lovelace.json");
 /// How long a SIGTERM may take to end the process ("promptly").
 const SHUTDOWN_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long the load may take to reach its target before the test gives up.
@@ -389,6 +385,7 @@ async fn post_one(server: &TestServer, topic: &str) -> Resp {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_acknowledged_webhook_message_survives_a_sigkill() {
+    let _alone = alone();
     let dirs = dirs();
     let ledger = Arc::new(Mutex::new(Ledger::default()));
 
@@ -448,6 +445,7 @@ async fn every_acknowledged_webhook_message_survives_a_sigkill() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sigterm_under_load_exits_zero_promptly_and_keeps_every_acknowledged_message() {
+    let _alone = alone();
     let dirs = dirs();
     let ledger = Arc::new(Mutex::new(Ledger::default()));
     let mut server = Launched::start(&dirs.first_start_args(), dirs.root.path(), "term").await;
@@ -470,6 +468,7 @@ async fn sigterm_under_load_exits_zero_promptly_and_keeps_every_acknowledged_mes
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sigterm_when_idle_exits_zero_promptly_and_the_data_persists() {
+    let _alone = alone();
     let dirs = dirs();
     let mut server = Launched::start(&dirs.first_start_args(), dirs.root.path(), "idle").await;
 
@@ -528,6 +527,7 @@ async fn sigterm_when_idle_exits_zero_promptly_and_the_data_persists() {
 
 #[tokio::test]
 async fn a_restart_refuses_seed_on_an_existing_database_and_keeps_it() {
+    let _alone = alone();
     let dirs = dirs();
     {
         let first = TestServer::launch(&dirs.first_start_args(), dirs.root.path()).unwrap();

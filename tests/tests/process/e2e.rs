@@ -26,13 +26,9 @@
 //!
 //! It needs a display and a private keyring session: run it through `scripts/test.sh`, or
 //! `xvfb-run -a -s "-screen 0 1280x800x24" scripts/with-keyring.sh cargo test -p
-//! weir-tests --test e2e -- --nocapture` after `(cd ui && npm run build)`.
+//! weir-tests --test process -- e2e:: --nocapture` after `(cd ui && npm run build)`.
 //! Screenshots land in `<workspace>/artifacts/e2e/` (plus `failure-<step>.png/.html` when a
 //! step fails). `WEIR_E2E_TIMEOUT` (seconds, default 30) bounds each wait in the script.
-// The helpers here unwrap as the tests do, but clippy's allow-unwrap-in-tests and
-// allow-expect-in-tests (clippy.toml) reach only the #[test] functions of an integration
-// test, not its helpers (rust-clippy#11119).
-#![allow(clippy::expect_used)]
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -45,7 +41,7 @@ use weir_tests::driver::{ACCELERATION_VAR, Driver, Homes, tauri_driver_binary};
 
 use weir_tests::{
     ADMIN, DEACTIVATED, GENERIC_BOT, GUEST, MEMBER, MEMBER2, MODERATOR, OTHER_BOT, OWNER,
-    REALM_NAME, TestServer, WEBHOOK_BOT, looks_like_panic, standard_seed, target_dir,
+    REALM_NAME, TestServer, WEBHOOK_BOT, alone, looks_like_panic, standard_seed, target_dir,
     workspace_root,
 };
 
@@ -60,6 +56,7 @@ const MEMBER_BOTS: usize = 2;
 
 #[test]
 fn the_real_app_shows_the_demo_and_imports_a_zuliprc_into_the_keyring() {
+    let _alone = alone();
     require_test_session();
     let ui_index = workspace_root().join("ui").join("dist").join("index.html");
     assert!(
@@ -73,7 +70,7 @@ fn the_real_app_shows_the_demo_and_imports_a_zuliprc_into_the_keyring() {
     let app = app_binary();
 
     // The second account's organization, and its plaintext zuliprc.
-    let server = TestServer::start_with_env(standard_seed(), &[], &[("RUST_LOG", "trace")]);
+    let server = TestServer::spawn_with_env(standard_seed(), &[], &[("RUST_LOG", "trace")]);
     let scratch = tempfile::tempdir().expect("temp dir");
     let homes = Homes::create(scratch.path()).expect("create the app's XDG homes");
     let zuliprc = scratch.path().join("rc").join("zuliprc");
@@ -187,7 +184,7 @@ fn the_real_app_shows_the_demo_and_imports_a_zuliprc_into_the_keyring() {
 fn require_test_session() {
     let how = "run it through scripts/test.sh, or: (cd ui && npm run build) && xvfb-run -a -s \
                \"-screen 0 1280x800x24\" scripts/with-keyring.sh cargo test -p weir-tests \
-               --test e2e";
+               --test process -- e2e::";
     if std::env::var_os("DISPLAY").is_none_or(|d| d.is_empty()) {
         panic!("DISPLAY is not set: the end-to-end test needs an X display; {how}");
     }

@@ -1,0 +1,35 @@
+//! The behaviour suites, in process: each test opens the standard organization (or a seed
+//! of its own) on a fresh data directory with weir-server's library and sends its
+//! requests straight to the router (`TestServer::standard()`; see `weir_tests::in_process`).
+//! The requests, the OpenAPI validation of every answer and the assertions are those of a
+//! client on a socket; what only a process has (its command line, sockets, signals,
+//! files) is tested in `tests/process/`.
+//!
+//! One module per topic. Run one with `cargo test -p weir-tests --test in_process --
+//! unsubscribe::`, one test with its name after the `--`.
+
+// Helpers unwrap and expect as the tests do, but clippy's allow-unwrap-in-tests and
+// allow-expect-in-tests (clippy.toml) reach only the #[test] functions of an integration
+// test, not its helpers (rust-clippy#11119): lifted here, once for the whole binary.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod auth;
+mod bot_status;
+mod bots;
+mod feature_levels;
+mod integrations;
+mod limits;
+mod messages;
+mod openapi;
+mod rate_limit;
+mod reads;
+mod render;
+mod robustness;
+mod router;
+mod send;
+mod subscribe;
+mod unsubscribe;
+mod users;
+mod visibility;
+mod webhook_events;
+mod webhooks;
