@@ -28,7 +28,7 @@ if $quick; then
   # One cargo invocation over the workspace: the same features, so the same builds, as
   # the full run's.
   exec cargo test --workspace --locked --lib --bins \
-    --test in_process --test fuzz --test integrations
+    --test in_process --test app --test fuzz --test integrations
 fi
 
 echo "== Rust tests: unit, black-box HTTP, Python client, keyring, end to end"
