@@ -15,6 +15,7 @@ import {
   type StreamSort,
 } from '../memberships/grid';
 import { CellMap } from '../memberships/cellMap.svelte';
+import { resettable } from './registry';
 import { Resource } from './resource.svelte';
 
 /**
@@ -354,4 +355,6 @@ function changesOn(index: GridIndex | null, staged: CellMap<boolean>): Membershi
   return changes;
 }
 
-export const memberships = new MembershipsState();
+export const memberships = resettable(new MembershipsState(), (state) => {
+  state.clear();
+});
