@@ -1,18 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { largeGrid } from '../../test/memberships';
 import { GridIndex } from './grid';
-import {
-  COL,
-  fit,
-  GridPainter,
-  HEAD_H,
-  HEAD_W,
-  pointAt,
-  ROW,
-  span,
-  type Palette,
-  type PaintModel,
-} from './gridPainter';
+import { COL, HEAD_H, HEAD_W, ROW } from './gridGeometry';
+import { fit, GridPainter, pointAt, span, type Palette, type PaintModel } from './gridPainter';
 
 /** A 2D context that records its calls, with the fill style at each `fill`. */
 function recorder(width = 900, height = 600) {

@@ -7,27 +7,64 @@
  * (`MembershipGrid.svelte`): this module only paints, and holds no state of the grid.
  */
 import type { GridIndex } from './grid';
+import {
+  BOX,
+  BOX_RADIUS,
+  BOX_X,
+  BOX_Y,
+  COL,
+  COL_FILL_LEFT,
+  COL_FILL_Y,
+  FILL,
+  FILL_RADIUS,
+  HEAD_H,
+  HEAD_W,
+  ROW,
+  ROW_FILL_TOP,
+  ROW_FILL_X,
+} from './gridGeometry';
 import type { GridPos } from './gridNav';
 
-/** Fixed sizes make both axes virtual with plain arithmetic (CSS pixels). */
-export const ROW = 34;
-export const COL = 34;
-export const HEAD_W = 280;
-export const HEAD_H = 150;
-/** A checkbox, and the sprite it is drawn from (room for the 2 px staged ring). */
-const BOX = 18;
+/** The sprite a box is drawn from (room for the 2 px staged ring), and where it goes. */
 const SPRITE = BOX + 6;
-/** Where the box sits in its cell (the cell's last pixel row is the row line). */
-const BOX_X = (COL - BOX) / 2;
-const BOX_Y = Math.floor((ROW - 1 - BOX) / 2);
-/** The people's header: padding, the ± button, the gaps between its parts. */
+const SPRITE_X = BOX_X - (SPRITE - BOX) / 2;
+const SPRITE_Y = BOX_Y - (SPRITE - BOX) / 2;
+
+/** The people's header: the text's left padding, its gap to the ±. */
 const PAD_LEFT = 12;
-const FILL = 20;
-const FILL_X = HEAD_W - 6 - FILL;
 const GAP = 6;
+/** Its lines' middles (text is drawn middle-aligned), from the row's top. */
+const NAME_Y = 10;
+const EMAIL_Y = 24;
+/** Role badges: pills from `BADGE_TOP`, text padded by `BADGE_PAD`, `BADGE_GAP` apart. */
+const BADGE_TOP = 8;
+const BADGE_H = 17;
+const BADGE_PAD = 5;
+const BADGE_GAP = 3;
+
 /** The channels' header: the name's room, read bottom to top above the count. */
 const NAME_MAX = 96;
-const NAME_BOTTOM = HEAD_H - 4 - FILL - 2 - 14;
+/** The subscriber count's line, between the names and the ±. */
+const COUNT_H = 14;
+const COUNT_GAP = 2;
+const NAME_BOTTOM = COL_FILL_Y - COUNT_GAP - COUNT_H;
+/** The count's middle, below the names' bottom. */
+const COUNT_Y = NAME_BOTTOM + 8;
+/** A private channel's padlock, below its name, and the room it takes from the name. */
+const LOCK_W = 9;
+const LOCK_H = 11;
+const LOCK_ROOM = LOCK_H + 3;
+/** The corner's "N people · M channels", its middle above the header row's bottom. */
+const CORNER_Y = HEAD_H - 17;
+
+/** Font sizes in px; names take the page's text size (`PaintStyle.nameSize`). */
+const EMAIL_SIZE = 11;
+const SMALL_SIZE = 10.5;
+const LABEL_SIZE = 12;
+
+function font(size: number, family: string): string {
+  return `${size}px ${family}`;
+}
 
 /**
  * `[from, to)`: the items of `unit` px that show in a `size` px viewport, `head` px of it
@@ -65,15 +102,16 @@ export function pointAt(
   const inCols = x >= HEAD_W && c >= 0 && c < cols;
   if (inRows && inCols) return [r, c];
   const within = (value: number, from: number) => value >= from && value < from + FILL;
-  if (inRows && x < HEAD_W && within(x, FILL_X) && within(y, fillY(r, view.top))) return [r, -1];
-  const headX = HEAD_W + c * COL - view.left + (COL - FILL) / 2;
-  if (inCols && y < HEAD_H && within(x, headX) && within(y, HEAD_H - 4 - FILL)) return [-1, c];
+  if (inRows && x < HEAD_W && within(x, ROW_FILL_X) && within(y, fillY(r, view.top)))
+    return [r, -1];
+  const headX = HEAD_W + c * COL - view.left + COL_FILL_LEFT;
+  if (inCols && y < HEAD_H && within(x, headX) && within(y, COL_FILL_Y)) return [-1, c];
   return null;
 }
 
 /** The top of row `r`'s ± button in the viewport. */
 function fillY(r: number, top: number): number {
-  return HEAD_H + r * ROW - top + (ROW - 1 - FILL) / 2;
+  return HEAD_H + r * ROW - top + ROW_FILL_TOP;
 }
 
 /** The theme's colour tokens the grid is painted with. */
@@ -219,8 +257,8 @@ export class GridPainter {
       const r = frame.r0 + Math.floor(i / width);
       const c = frame.c0 + (i % width);
       this.#region(model, frame, {
-        x: colX(frame, c) + BOX_X - (SPRITE - BOX) / 2,
-        y: rowY(frame, r) + BOX_Y - (SPRITE - BOX) / 2,
+        x: colX(frame, c) + SPRITE_X,
+        y: rowY(frame, r) + SPRITE_Y,
         width: SPRITE,
         height: SPRITE,
       });
@@ -301,11 +339,11 @@ export class GridPainter {
   #cells(frame: Frame, r0: number, r1: number, c0: number, c1: number): void {
     const width = frame.c1 - frame.c0;
     for (let r = r0; r < r1; r++) {
-      const y = rowY(frame, r) + BOX_Y - (SPRITE - BOX) / 2;
+      const y = rowY(frame, r) + SPRITE_Y;
       for (let c = c0; c < c1; c++) {
         const state = frame.states[(r - frame.r0) * width + (c - frame.c0)] ?? 0;
         const sprite = this.#sprite(state);
-        const x = colX(frame, c) + BOX_X - (SPRITE - BOX) / 2;
+        const x = colX(frame, c) + SPRITE_X;
         if (sprite) this.#ctx.drawImage(sprite, x, y, SPRITE, SPRITE);
       }
     }
@@ -344,31 +382,33 @@ export class GridPainter {
     }
     ctx.textBaseline = 'middle';
     ctx.textAlign = 'left';
-    ctx.font = `${nameSize}px ${fontFamily}`;
+    ctx.font = font(nameSize, fontFamily);
     for (const [label, y] of labels) {
       ctx.fillStyle = label.inactive ? palette.textFaint : palette.text;
-      ctx.fillText(label.name, PAD_LEFT, y + 10);
+      ctx.fillText(label.name, PAD_LEFT, y + NAME_Y);
       if (label.inactive) {
+        // Struck through: a 1 px line, on the pixel grid.
         const width = ctx.measureText(label.name).width;
-        this.#line(PAD_LEFT, y + 10.5, PAD_LEFT + width, y + 10.5, palette.textFaint);
+        const strike = y + NAME_Y + 0.5;
+        this.#line(PAD_LEFT, strike, PAD_LEFT + width, strike, palette.textFaint);
       }
     }
-    ctx.font = `11px ${fontFamily}`;
+    ctx.font = font(EMAIL_SIZE, fontFamily);
     ctx.fillStyle = palette.textFaint;
-    for (const [label, y] of labels) ctx.fillText(label.email, PAD_LEFT, y + 24);
+    for (const [label, y] of labels) ctx.fillText(label.email, PAD_LEFT, y + EMAIL_Y);
 
-    ctx.font = `10.5px ${fontFamily}`;
+    ctx.font = font(SMALL_SIZE, fontFamily);
     for (const [label, y] of labels) {
       for (const badge of label.badges) {
         ctx.fillStyle = badge.bot ? palette.accentSoft : palette.bgHover;
         ctx.beginPath();
-        ctx.roundRect(badge.x, y + 8, badge.width, 17, 8.5);
+        ctx.roundRect(badge.x, y + BADGE_TOP, badge.width, BADGE_H, BADGE_H / 2);
         ctx.fill();
         ctx.fillStyle = badge.bot ? palette.accentSoftText : palette.textMuted;
-        ctx.fillText(badge.text, badge.x + 5, y + 16.5);
+        ctx.fillText(badge.text, badge.x + BADGE_PAD, y + BADGE_TOP + BADGE_H / 2);
       }
     }
-    this.#fillButtons(labels.map(([, y]) => [FILL_X, y + (ROW - 1 - FILL) / 2]));
+    this.#fillButtons(labels.map(([, y]) => [ROW_FILL_X, y + ROW_FILL_TOP]));
   }
 
   #colHeads(model: PaintModel, frame: Frame, c0: number, c1: number): void {
@@ -382,13 +422,13 @@ export class GridPainter {
 
     ctx.textBaseline = 'middle';
     ctx.textAlign = 'center';
-    ctx.font = `10.5px ${fontFamily}`;
+    ctx.font = font(SMALL_SIZE, fontFamily);
     ctx.fillStyle = palette.textFaint;
     for (let c = c0; c < c1; c++) {
       const stream = model.index.stream(model.cols[c] ?? -1);
-      if (stream) ctx.fillText(String(stream.subscribers.length), x(c) + COL / 2, NAME_BOTTOM + 8);
+      if (stream) ctx.fillText(String(stream.subscribers.length), x(c) + COL / 2, COUNT_Y);
     }
-    ctx.font = `12px ${fontFamily}`;
+    ctx.font = font(LABEL_SIZE, fontFamily);
     ctx.textAlign = 'left';
     for (let c = c0; c < c1; c++) {
       const s = model.cols[c] ?? -1;
@@ -397,8 +437,8 @@ export class GridPainter {
       const mid = x(c) + COL / 2;
       let from = NAME_BOTTOM;
       if (stream.inviteOnly) {
-        this.#lock(mid - 4.5, from - 11);
-        from -= 14;
+        this.#lock(mid - LOCK_W / 2, from - LOCK_H);
+        from -= LOCK_ROOM;
       }
       ctx.save();
       ctx.translate(mid, from);
@@ -408,7 +448,7 @@ export class GridPainter {
       ctx.restore();
     }
     const buttons: [number, number][] = [];
-    for (let c = c0; c < c1; c++) buttons.push([x(c) + (COL - FILL) / 2, HEAD_H - 4 - FILL]);
+    for (let c = c0; c < c1; c++) buttons.push([x(c) + COL_FILL_LEFT, COL_FILL_Y]);
     this.#fillButtons(buttons);
   }
 
@@ -418,15 +458,11 @@ export class GridPainter {
     ctx.fillStyle = palette.bgSubtle;
     ctx.fillRect(0, 0, HEAD_W, HEAD_H - 1);
     this.#line(HEAD_W - 0.5, 0, HEAD_W - 0.5, HEAD_H, palette.border);
-    ctx.font = `12px ${fontFamily}`;
+    ctx.font = font(LABEL_SIZE, fontFamily);
     ctx.textAlign = 'left';
     ctx.textBaseline = 'middle';
     ctx.fillStyle = palette.textMuted;
-    ctx.fillText(
-      `${model.rows.length} people · ${model.cols.length} channels`,
-      PAD_LEFT,
-      HEAD_H - 17,
-    );
+    ctx.fillText(`${model.rows.length} people · ${model.cols.length} channels`, PAD_LEFT, CORNER_Y);
   }
 
   /** The ± buttons of whole rows or columns, at their top left corners. */
@@ -434,13 +470,13 @@ export class GridPainter {
     const ctx = this.#ctx;
     const { palette, fontFamily } = this.#style;
     ctx.beginPath();
-    for (const [x, y] of at) ctx.roundRect(x + 0.5, y + 0.5, FILL - 1, FILL - 1, 4);
+    for (const [x, y] of at) ctx.roundRect(x + 0.5, y + 0.5, FILL - 1, FILL - 1, FILL_RADIUS);
     ctx.fillStyle = palette.bgRaised;
     ctx.fill();
     ctx.strokeStyle = palette.border;
     ctx.lineWidth = 1;
     ctx.stroke();
-    ctx.font = `12px ${fontFamily}`;
+    ctx.font = font(LABEL_SIZE, fontFamily);
     ctx.textAlign = 'center';
     ctx.textBaseline = 'middle';
     ctx.fillStyle = palette.textMuted;
@@ -448,7 +484,7 @@ export class GridPainter {
     ctx.textAlign = 'left';
   }
 
-  /** A private channel's padlock, 9 × 11. */
+  /** A private channel's padlock, `LOCK_W` × `LOCK_H` (9 × 11). */
   #lock(x: number, y: number): void {
     const ctx = this.#ctx;
     ctx.fillStyle = this.#style.palette.textMuted;
@@ -483,19 +519,19 @@ export class GridPainter {
     const ctx = this.#ctx;
     const { fontFamily, nameSize } = this.#style;
     const person = model.index.person(p);
-    ctx.font = `10.5px ${fontFamily}`;
-    let x = FILL_X - GAP;
+    ctx.font = font(SMALL_SIZE, fontFamily);
+    let x = ROW_FILL_X - GAP;
     const badges: RowLabel['badges'] = [];
     for (const { text, bot } of model.index.badges(p).reverse()) {
-      const width = Math.ceil(ctx.measureText(text).width) + 10;
+      const width = Math.ceil(ctx.measureText(text).width) + 2 * BADGE_PAD;
       x -= width;
       badges.unshift({ text, x, width, bot });
-      x -= 3;
+      x -= BADGE_GAP;
     }
-    const room = (badges.length > 0 ? x + 3 - GAP : FILL_X - GAP) - PAD_LEFT;
-    ctx.font = `${nameSize}px ${fontFamily}`;
+    const room = (badges.length > 0 ? x + BADGE_GAP - GAP : ROW_FILL_X - GAP) - PAD_LEFT;
+    ctx.font = font(nameSize, fontFamily);
     const name = fit(ctx, person?.fullName ?? '', room);
-    ctx.font = `11px ${fontFamily}`;
+    ctx.font = font(EMAIL_SIZE, fontFamily);
     const email = fit(ctx, person?.email ?? '', room);
     const label = { name, email, inactive: person ? !person.isActive : false, badges };
     this.#rowLabels.set(p, label);
@@ -506,7 +542,7 @@ export class GridPainter {
   #colLabel(s: number, name: string, locked: boolean): string {
     const known = this.#colLabels.get(s);
     if (known !== undefined) return known;
-    const label = fit(this.#ctx, name, NAME_MAX - (locked ? 14 : 0));
+    const label = fit(this.#ctx, name, NAME_MAX - (locked ? LOCK_ROOM : 0));
     this.#colLabels.set(s, label);
     return label;
   }
@@ -529,13 +565,14 @@ export class GridPainter {
     // A staged or failed cell's ring, outside the box (a 2 px box-shadow before).
     if (state & (STAGED | FAILED)) {
       ctx.beginPath();
-      ctx.roundRect(at - 1, at - 1, BOX + 2, BOX + 2, 5);
+      ctx.roundRect(at - 1, at - 1, BOX + 2, BOX + 2, BOX_RADIUS + 1);
       ctx.lineWidth = 2;
       ctx.strokeStyle = state & FAILED ? palette.danger : palette.warning;
       ctx.stroke();
     }
     ctx.beginPath();
-    ctx.roundRect(at + 0.75, at + 0.75, BOX - 1.5, BOX - 1.5, 3.25);
+    // The 1.5 px outline is drawn inside the box, its corners on the box's radius.
+    ctx.roundRect(at + 0.75, at + 0.75, BOX - 1.5, BOX - 1.5, BOX_RADIUS - 0.75);
     ctx.lineWidth = 1.5;
     if (denied) {
       // Locked cells keep their state readable: a dashed outline, a grey fill if checked.

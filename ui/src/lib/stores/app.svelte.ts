@@ -1,6 +1,7 @@
 import type { AccountSummary } from '../bindings/AccountSummary';
 import type { AppStatus } from '../bindings/AppStatus';
 import { ipc, toIpcError, type IpcError } from '../ipc';
+import { resettable } from './registry';
 
 /** The app's status: accounts, which one is active, keyring and local server. */
 class AppState {
@@ -46,4 +47,6 @@ class AppState {
   }
 }
 
-export const app = new AppState();
+export const app = resettable(new AppState(), (state) => {
+  state.reset();
+});

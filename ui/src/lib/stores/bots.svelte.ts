@@ -1,8 +1,13 @@
 import { ipc } from '../ipc';
+import { resettable } from './registry';
 import { Resource } from './resource.svelte';
 
 /** The active account's bots. */
-export const bots = new Resource(() => ipc.listBots());
+export const bots = resettable(new Resource(() => ipc.listBots()), (r) => {
+  r.clear();
+});
 
 /** The integrations the workbench knows (the shared registry), with their fixtures. */
-export const integrations = new Resource(() => ipc.listIntegrations());
+export const integrations = resettable(new Resource(() => ipc.listIntegrations()), (r) => {
+  r.clear();
+});

@@ -1,6 +1,7 @@
 import type { LocalServerStatus } from '../bindings/LocalServerStatus';
 import type { RequestLogEntry } from '../bindings/RequestLogEntry';
 import { ipc, toIpcError, type IpcError } from '../ipc';
+import { resettable } from './registry';
 
 /** Newest first: by time, then by id for requests in the same millisecond. */
 export function newestFirst(requests: readonly RequestLogEntry[]): RequestLogEntry[] {
@@ -105,4 +106,6 @@ class LocalServerState {
   }
 }
 
-export const localServer = new LocalServerState();
+export const localServer = resettable(new LocalServerState(), (state) => {
+  state.reset();
+});

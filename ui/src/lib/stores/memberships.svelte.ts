@@ -2,9 +2,9 @@ import type { ApplyOutcome } from '../bindings/ApplyOutcome';
 import type { ApplyProgress } from '../bindings/ApplyProgress';
 import type { ApplySummary } from '../bindings/ApplySummary';
 import type { MembershipChange } from '../bindings/MembershipChange';
-import type { MembershipGrid } from '../bindings/MembershipGrid';
 import type { PlanPreview } from '../bindings/PlanPreview';
-import { ipc, toIpcError, type IpcError } from '../ipc';
+import { Action } from '../action.svelte';
+import { ipc, type IpcError } from '../ipc';
 import {
   GridIndex,
   visiblePeople,
@@ -15,12 +15,24 @@ import {
   type StreamSort,
 } from '../memberships/grid';
 import { CellMap } from '../memberships/cellMap.svelte';
+import { resettable } from './registry';
+import { Resource } from './resource.svelte';
 
 /**
  * How long staging must pause before the pending list and the plan preview follow it:
  * toggling cell after cell then lists and plans once, not on every click.
  */
 const REVIEW_DEBOUNCE_MS = 250;
+
+/** The grid, indexed. User Timing marks: `weir-bench grid` reports them against the page's
+ *  opening. */
+async function loadGrid(): Promise<GridIndex> {
+  const grid = await ipc.loadMemberships();
+  performance.mark('grid received');
+  const index = new GridIndex(grid);
+  performance.mark('grid indexed');
+  return index;
+}
 
 /** A staged change that deserves a second look before it is applied. */
 export interface Risk {
@@ -34,11 +46,30 @@ export interface Risk {
  * so staging one cell re-renders that cell only.
  */
 class MembershipsState {
-  index = $state.raw<GridIndex | null>(null);
-  error = $state<IpcError | null>(null);
-  loading = $state(false);
-  #key: string | null = null;
-  #seq = 0;
+  /** The grid per account and data epoch; staged changes follow each answer (`#loaded`). */
+  readonly #grid = new Resource(loadGrid, (_, previous) => {
+    this.#loaded(previous);
+  });
+
+  get index(): GridIndex | null {
+    return this.#grid.data;
+  }
+
+  get error(): IpcError | null {
+    return this.#grid.error;
+  }
+
+  get loading(): boolean {
+    return this.#grid.loading;
+  }
+
+  get applying(): boolean {
+    return this.#apply.busy;
+  }
+
+  get applyError(): IpcError | null {
+    return this.#apply.error;
+  }
 
   /** Staged cells: cell key → the state the cell will have. */
   readonly staged = new CellMap<boolean>();
@@ -64,10 +95,10 @@ class MembershipsState {
   #planTimer: ReturnType<typeof setTimeout> | undefined;
   #planSeq = 0;
 
-  applying = $state(false);
+  /** The apply in progress, and the error it failed with. */
+  readonly #apply = new Action();
   progress = $state<ApplyProgress | null>(null);
   outcome = $state<ApplyOutcome | null>(null);
-  applyError = $state<IpcError | null>(null);
   history = $state<ApplySummary[]>([]);
 
   /** Load the grid for `key` (account and data epoch) unless loaded for it already. */
@@ -76,52 +107,37 @@ class MembershipsState {
       this.clear();
       return;
     }
-    if (key === this.#key) return;
-    if (this.#key !== null) {
-      // Another account, or its data changed: the old grid is neither shown nor staged on
-      // while the new one loads, and the last apply's outcome was about the old one.
+    if (key === this.#grid.key) return;
+    if (this.#grid.key !== null) {
+      // Another account, or its data changed: the old grid is neither shown (the resource
+      // drops it) nor staged on while the new one loads, and the last apply's outcome was
+      // about the old one.
       this.discardAll();
-      this.index = null;
       this.outcome = null;
-      this.applyError = null;
+      this.#apply.error = null;
       this.progress = null;
     }
-    this.#key = key;
-    void this.reload();
+    this.#grid.ensure(key);
   }
 
-  async reload(): Promise<void> {
-    const seq = ++this.#seq;
-    this.loading = true;
-    this.error = null;
-    try {
-      const grid: MembershipGrid = await ipc.loadMemberships();
-      if (seq !== this.#seq) return;
-      // User Timing marks: `weir-bench grid` reports them against the page's opening.
-      performance.mark('grid received');
-      // Staged changes survive a reload (by ids: indices may move).
-      const carried = this.changes();
-      this.index = new GridIndex(grid);
-      performance.mark('grid indexed');
-      this.#restage(carried);
-      void this.loadHistory();
-    } catch (error) {
-      if (seq === this.#seq) this.error = toIpcError(error);
-    } finally {
-      if (seq === this.#seq) this.loading = false;
-    }
+  reload(): Promise<void> {
+    return this.#grid.reload();
+  }
+
+  /** A grid arrived: staged changes survive a reload (by ids: indices may move). */
+  #loaded(previous: GridIndex | null): void {
+    const carried = changesOn(previous, this.staged);
+    this.staged.clear();
+    this.stage(carried);
+    void this.loadHistory();
   }
 
   clear(): void {
-    this.#seq++;
-    this.#key = null;
-    this.index = null;
-    this.error = null;
-    this.loading = false;
+    this.#grid.clear();
     this.discardAll();
     this.outcome = null;
     this.progress = null;
-    this.applyError = null;
+    this.#apply.error = null;
     this.history = [];
     this.people = { text: '', role: '', botsOnly: false, showDeactivated: false };
     this.streams = { text: '', access: 'all' };
@@ -197,18 +213,7 @@ class MembershipsState {
 
   /** The staged diff, by ids. */
   changes(): MembershipChange[] {
-    const index = this.index;
-    if (!index) return [];
-    const changes: MembershipChange[] = [];
-    for (const [key, subscribe] of this.staged) {
-      const [p, s] = index.cellOf(key);
-      const person = index.person(p);
-      const stream = index.stream(s);
-      if (person && stream) {
-        changes.push({ userId: person.userId, streamId: stream.streamId, subscribe });
-      }
-    }
-    return changes;
+    return changesOn(this.index, this.staged);
   }
 
   /** Stage changes given by ids (undo, CSV import); unknown or denied cells are skipped. */
@@ -224,11 +229,6 @@ class MembershipsState {
       this.set(p, s, change.subscribe);
     }
     return staged;
-  }
-
-  #restage(changes: MembershipChange[]): void {
-    this.staged.clear();
-    this.stage(changes);
   }
 
   /**
@@ -267,20 +267,18 @@ class MembershipsState {
 
   /** Applies the staged diff; failed cells stay staged with the server's message. */
   async apply(): Promise<void> {
-    const index = this.index;
-    if (!index || this.applying) return;
-    this.applying = true;
-    this.applyError = null;
+    if (!this.index || this.applying) return;
     this.outcome = null;
     this.progress = null;
-    try {
+    await this.#apply.run(async () => {
       const outcome = await ipc.applyMembershipChanges(this.changes(), (progress) => {
         this.progress = progress;
       });
       this.outcome = outcome;
       const failures = outcome.results.filter((r) => !r.ok);
       await this.reload();
-      const current = this.index;
+      // The reloaded grid; none if the account changed meanwhile.
+      const current = this.#grid.data;
       this.discardAll();
       if (current) {
         this.stage(failures);
@@ -292,11 +290,7 @@ class MembershipsState {
           }
         }
       }
-    } catch (error) {
-      this.applyError = toIpcError(error);
-    } finally {
-      this.applying = false;
-    }
+    });
   }
 
   /**
@@ -346,4 +340,21 @@ class MembershipsState {
   }
 }
 
-export const memberships = new MembershipsState();
+/** Staged cells of `index`, by ids. */
+function changesOn(index: GridIndex | null, staged: CellMap<boolean>): MembershipChange[] {
+  if (!index) return [];
+  const changes: MembershipChange[] = [];
+  for (const [key, subscribe] of staged) {
+    const [p, s] = index.cellOf(key);
+    const person = index.person(p);
+    const stream = index.stream(s);
+    if (person && stream) {
+      changes.push({ userId: person.userId, streamId: stream.streamId, subscribe });
+    }
+  }
+  return changes;
+}
+
+export const memberships = resettable(new MembershipsState(), (state) => {
+  state.clear();
+});

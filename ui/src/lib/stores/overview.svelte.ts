@@ -1,5 +1,8 @@
 import { ipc } from '../ipc';
+import { resettable } from './registry';
 import { Resource } from './resource.svelte';
 
 /** The active account's organization: realm, people and streams. */
-export const overview = new Resource(() => ipc.organizationOverview());
+export const overview = resettable(new Resource(() => ipc.organizationOverview()), (r) => {
+  r.clear();
+});

@@ -10,11 +10,22 @@ export class Resource<T> {
   loading = $state(false);
 
   #fetch: () => Promise<T>;
+  #onload: ((data: T, previous: T | null) => void) | undefined;
   #key: string | null = null;
   #seq = 0;
 
-  constructor(fetch: () => Promise<T>) {
+  /**
+   * `onload` sees each answer that is kept, as it replaces `previous` (state built on the
+   * data, such as staged edits, can follow it); what it throws counts as a failed load.
+   */
+  constructor(fetch: () => Promise<T>, onload?: (data: T, previous: T | null) => void) {
     this.#fetch = fetch;
+    this.#onload = onload;
+  }
+
+  /** The key loaded (or loading) for; `null` when cleared. */
+  get key(): string | null {
+    return this.#key;
   }
 
   /** Load for `key` unless already loaded (or loading) for it; `null` clears. */
@@ -40,7 +51,11 @@ export class Resource<T> {
     this.error = null;
     try {
       const data = await this.#fetch();
-      if (seq === this.#seq) this.data = data;
+      if (seq === this.#seq) {
+        const previous = this.data;
+        this.data = data;
+        this.#onload?.(data, previous);
+      }
     } catch (error) {
       if (seq === this.#seq) this.error = toIpcError(error);
     } finally {

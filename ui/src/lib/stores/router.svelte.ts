@@ -1,4 +1,5 @@
 /** Hash routing: `#/memberships`, `#/bots`, `#/local-server`, `#/accounts`. */
+import { resettable } from './registry';
 
 export const PAGES = [
   { id: 'memberships', label: 'Memberships' },
@@ -42,4 +43,7 @@ class Router {
   }
 }
 
-export const router = new Router();
+/** Resets to the default page; the location's hash is the test setup's to clear. */
+export const router = resettable(new Router(), (state) => {
+  state.current = DEFAULT_PAGE;
+});

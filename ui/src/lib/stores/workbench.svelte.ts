@@ -1,4 +1,5 @@
 import type { WebhookSendRequest } from '../bindings/WebhookSendRequest';
+import { resettable } from './registry';
 
 /** Most requests kept in the session's history. */
 export const MAX_HISTORY = 50;
@@ -47,4 +48,6 @@ class Workbench {
   }
 }
 
-export const workbench = new Workbench();
+export const workbench = resettable(new Workbench(), (state) => {
+  state.reset();
+});

@@ -4,6 +4,7 @@ import type { ApplyOutcome } from '../../lib/bindings/ApplyOutcome';
 import type { MembershipChange } from '../../lib/bindings/MembershipChange';
 import type { ProgressChannel } from '../../lib/ipc';
 import type { ApplyProgress } from '../../lib/bindings/ApplyProgress';
+import { GRID_CSS_VARS } from '../../lib/memberships/gridGeometry';
 import { memberships } from '../../lib/stores/memberships.svelte';
 import { grid, largeGrid, openMembershipsPage as open } from '../../test/memberships';
 
@@ -20,6 +21,14 @@ describe('the memberships grid', () => {
     expect(screen.queryByTestId('cell-7-1')).toBeNull();
     expect(screen.getByTestId('pending-count')).toHaveTextContent('0');
     expect(screen.getByRole('grid')).toHaveAttribute('aria-rowcount', '5');
+  });
+
+  it("lays the accessible layer out with the painter's geometry", async () => {
+    await open();
+    const style = screen.getByRole('grid').style;
+    for (const [name, value] of Object.entries(GRID_CSS_VARS)) {
+      expect(style.getPropertyValue(name)).toBe(value);
+    }
   });
 
   it('stages a click, shows the staged state, and unstages a second click', async () => {
