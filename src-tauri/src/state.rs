@@ -45,13 +45,15 @@ impl WeirState {
     /// list (no secrets), `memberships-journal.sqlite3` for the grid's applies and
     /// `server/` for the local server's database.
     pub fn open(data_dir: &Path, secrets: Arc<dyn SecretStore>) -> AppResult<Self> {
-        weir_server::embed::data_dir::create_private_dir(data_dir).map_err(|error| match error {
-            weir_server::Error::Io(source) => AppError::Io {
-                context: "cannot prepare the app's data directory".to_owned(),
-                source,
+        weir_server::embed::data_dir::create_private_dir(data_dir).map_err(
+            |error| match error {
+                weir_server::Error::Io(source) => AppError::Io {
+                    context: "cannot prepare the app's data directory".to_owned(),
+                    source,
+                },
+                other => AppError::Internal(other.to_string()),
             },
-            other => AppError::Internal(other.to_string()),
-        })?;
+        )?;
         let keyring = probe_keyring(secrets.as_ref());
         let store = AccountStore::open(&data_dir.join("accounts.sqlite3"))?;
         let accounts = Accounts::new(store, secrets, ClientConfig::default());
