@@ -82,6 +82,12 @@ scratch=$(mktemp -d)
 we_installed=false
 cleanup() {
   status=$?
+  # tauri-driver's process group (it, WebKitWebDriver, the app), if pytest was killed
+  # before it could stop it (test_package.py writes its id, and removes it when done).
+  if [[ -f "$scratch/tauri-driver.pgid" ]]; then
+    kill -KILL -- "-$(cat "$scratch/tauri-driver.pgid")" 2>/dev/null || true
+  fi
+  [[ -n "${server_pid:-}" ]] && kill "$server_pid" 2>/dev/null
   if $we_installed; then
     echo "package test: removing the package it installed"
     dpkg --purge weir >/dev/null 2>&1 || echo "package test: dpkg --purge weir failed" >&2

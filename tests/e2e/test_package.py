@@ -134,6 +134,9 @@ def driver(env: PackageEnv):
             stderr=subprocess.STDOUT,
             start_new_session=True,
         )
+    # For scripts/test-package.sh, should this process be killed before it stops the group.
+    pgid_file = env.state.parent / "tauri-driver.pgid"
+    pgid_file.write_text(str(process.pid))
     try:
         deadline = time.monotonic() + DRIVER_START_TIMEOUT
         while not (_accepts(port) and _accepts(native_port)):
@@ -161,6 +164,7 @@ def driver(env: PackageEnv):
                 print(f"could not end the WebDriver session: {error!r}")
     finally:
         _stop(process)
+        pgid_file.unlink(missing_ok=True)
         print(f"tauri-driver log: {log_path}")
 
 
