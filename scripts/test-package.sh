@@ -87,7 +87,7 @@ cleanup() {
   if [[ -f "$scratch/tauri-driver.pgid" ]]; then
     kill -KILL -- "-$(cat "$scratch/tauri-driver.pgid")" 2>/dev/null || true
   fi
-  [[ -n "${server_pid:-}" ]] && kill "$server_pid" 2>/dev/null
+  if [[ -n "${server_pid:-}" ]]; then kill "$server_pid" 2>/dev/null || true; fi
   if $we_installed; then
     echo "package test: removing the package it installed"
     dpkg --purge weir >/dev/null 2>&1 || echo "package test: dpkg --purge weir failed" >&2
