@@ -2,8 +2,9 @@
 # Cold start of Weir binaries, for the README's Install section: the wall time from
 # spawning the binary to its `ui ready` line on stderr (the page's first IPC call: the
 # window is usable), each run on fresh empty XDG data, config and cache homes, so the app
-# creates its data and starts its local server as on a first start. Rounds alternate the
-# binaries; prints each time and the median per binary.
+# creates its data and starts its local server as on a first start. Each round starts
+# every binary once, in the order given and in reverse every other round; prints each
+# time and the median per binary.
 #
 # Needs a display and a Secret Service; on a headless machine:
 #   xvfb-run -a -s "-screen 0 1280x800x24" scripts/with-keyring.sh \
@@ -27,7 +28,7 @@ start_once() {
     RUST_LOG=info setsid "$binary" > /dev/null 2> "$home/stderr" &
   local pid=$!
   for _ in $(seq 1 1200); do # 60 s at most
-    if grep -q 'ui ready' "$home/stderr"; then
+    if grep -qs 'ui ready' "$home/stderr"; then
       end=$(date +%s.%N)
       break
     fi
@@ -43,8 +44,13 @@ start_once() {
 }
 
 declare -A times
+forward=("$@")
+backward=()
+for ((i = $# - 1; i >= 0; i--)); do backward+=("${forward[i]}"); done
 for round in $(seq 1 "$rounds"); do
-  for binary in "$@"; do
+  order=("${forward[@]}")
+  ((round % 2)) || order=("${backward[@]}")
+  for binary in "${order[@]}"; do
     t=$(start_once "$binary")
     times[$binary]+="$t "
     printf 'round %d  %-28s %.3f s\n' "$round" "$binary" "$t"
