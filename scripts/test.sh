@@ -33,4 +33,8 @@ fi
 
 echo "== Rust tests: unit, black-box HTTP, Python client, keyring, end to end"
 # A virtual display for the app, and a private session bus with a real Secret Service.
-exec xvfb-run -a -s "-screen 0 1280x800x24" scripts/with-keyring.sh cargo test --workspace --locked
+xvfb-run -a -s "-screen 0 1280x800x24" scripts/with-keyring.sh cargo test --workspace --locked
+
+# -- Package (issue 23): the debug build as a .deb and .rpm, checked, installed, started,
+# upgraded in place and removed (root only; see scripts/test-package.sh).
+xvfb-run -a -s "-screen 0 1280x800x24" scripts/with-keyring.sh scripts/test-package.sh
