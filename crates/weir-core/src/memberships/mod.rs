@@ -24,7 +24,7 @@ pub use apply::{
 };
 pub use journal::{Journal, JournalAccount, JournalEntry, JournalSummary};
 pub use matrix::{Channel, Matrix, MatrixError, Person, Snapshot, SnapshotStream};
-pub use permissions::{Action, ChannelClass, Denied, PermissionTable, PersonClass, Viewer};
+pub use permissions::{Action, ChannelClass, Denied, PersonClass, Viewer};
 pub use plan::{
     Change, Limits, PersonRef, Plan, PlannedRequest, SkipReason, Skipped, StreamRef, plan,
 };

@@ -1,7 +1,7 @@
 //! Who may change which cell, under Zulip's rules and the server's feature level (see
 //! `docs/zulip-compatibility.md`). A cell's rule depends only on the class of its row,
 //! the class of its column and the direction of the change, so the whole rule set is a
-//! small [`PermissionTable`] the UI can index without copying the rules.
+//! small table the UI can index without copying the rules (the shell's `PermissionTable`).
 
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
@@ -126,35 +126,13 @@ pub fn rule(
     }
 }
 
-/// Every rule for this viewer: `[person class][channel class][action]`, `None` when
-/// allowed, in the orders of [`PERSON_CLASSES`], [`CHANNEL_CLASSES`] and [`ACTIONS`].
-pub type PermissionTable = Vec<Vec<[Option<Denied>; 2]>>;
-
-pub const PERSON_CLASSES: [PersonClass; 4] = [
-    PersonClass::Me,
-    PersonClass::OwnBot,
-    PersonClass::Other,
-    PersonClass::Deactivated,
-];
+/// Every channel class and action, in a fixed order.
 pub const CHANNEL_CLASSES: [ChannelClass; 3] = [
     ChannelClass::Public,
     ChannelClass::PrivateMember,
     ChannelClass::PrivateOther,
 ];
 pub const ACTIONS: [Action; 2] = [Action::Subscribe, Action::Unsubscribe];
-
-/// The whole rule set for one viewer, for the UI.
-pub fn permission_table(viewer: &Viewer) -> PermissionTable {
-    PERSON_CLASSES
-        .iter()
-        .map(|person| {
-            CHANNEL_CLASSES
-                .iter()
-                .map(|channel| ACTIONS.map(|action| rule(viewer, *person, *channel, action).err()))
-                .collect()
-        })
-        .collect()
-}
 
 #[cfg(test)]
 mod tests {
@@ -297,21 +275,5 @@ mod tests {
             ),
             Err(Denied::OnlyAdminsRemoveOthers)
         );
-    }
-
-    #[test]
-    fn the_table_matches_the_rule_for_every_class() {
-        let member = viewer(Role::Member, 100);
-        let table = permission_table(&member);
-        for (p, person) in PERSON_CLASSES.iter().enumerate() {
-            for (c, channel) in CHANNEL_CLASSES.iter().enumerate() {
-                for (a, action) in ACTIONS.iter().enumerate() {
-                    assert_eq!(
-                        table[p][c][a],
-                        rule(&member, *person, *channel, *action).err()
-                    );
-                }
-            }
-        }
     }
 }
