@@ -1,83 +1,110 @@
-//! `:shortcode:` expansion into Zulip's emoji `<span>`.
+//! Emoji in message text, as Zulip renders them: typed names (`:smile:`), the
+//! `:zulip:` logo, emoticons (`:)`, when the sender translates them) and Unicode
+//! emoji characters all become Zulip's emoji markup.
 //!
-//! Names come from the `emojis` crate (GitHub's gemoji table), looked up in
-//! O(1) through its compile-time map, so there is nothing to build at runtime.
-//! Gemoji and Zulip mostly agree on names; where they differ gemoji wins
-//! (e.g. `:smile:` is U+1F604 here, U+1F642 in current Zulip).
+//! Names come from Zulip's own table (`table.rs`); a name it lacks stays text, even
+//! where GitHub's gemoji knows it (`:white_check_mark:`). The passes run in Zulip's
+//! order: names first, then emoticons, then Unicode characters, each on the text the
+//! earlier ones left.
 
-use std::fmt::Write as _;
+mod emoticons;
+mod table;
+mod unicode;
+
+pub(crate) use emoticons::with_emoticons;
 
 use super::sanitize::{escape_attr, escape_text};
 
-/// Zulip's names for 👍/👎, used by its clients' reactions and docs, which
-/// gemoji only spells `+1`/`thumbsup` and `-1`/`thumbsdown`.
-const ZULIP_ALIASES: &[(&str, &str)] = &[("thumbs_up", "+1"), ("thumbs_down", "-1")];
+/// Where Zulip's `:zulip:` logo lives on every Zulip server.
+const ZULIP_LOGO: &str = "/static/generated/emoji/images/emoji/unicode/zulip.png";
 
-/// Names longer than any gemoji shortcode are not worth a lookup.
-const MAX_NAME_LEN: usize = 64;
+/// Characters Zulip accepts in a typed name (`[\w\-\+]`, Unicode `\w`: a few names
+/// hold accented letters or kana).
+fn is_name_char(c: char) -> bool {
+    c.is_alphanumeric() || matches!(c, '_' | '-' | '+')
+}
 
-/// Looks an emoji name up as Zulip would resolve `:name:`.
-fn lookup(name: &str) -> Option<&'static emojis::Emoji> {
-    if name.is_empty() || name.len() > MAX_NAME_LEN {
-        return None;
+/// The first `:name:` at or after byte `from`: the byte range of the name inside
+/// the colons.
+fn next_name(text: &str, from: usize) -> Option<(usize, usize)> {
+    let mut search = from;
+    while let Some(offset) = text.get(search..)?.find(':') {
+        let start = search + offset + 1;
+        let len = text[start..]
+            .find(|c: char| !is_name_char(c))
+            .unwrap_or(text.len() - start);
+        let end = start + len;
+        if len > 0 && text[end..].starts_with(':') {
+            return Some((start, end));
+        }
+        // No colon sits inside a name, so the next candidate starts at `end`.
+        search = end;
     }
-    emojis::get_by_shortcode(name).or_else(|| {
-        ZULIP_ALIASES
-            .iter()
-            .find(|(alias, _)| *alias == name)
-            .and_then(|(_, gemoji)| emojis::get_by_shortcode(gemoji))
-    })
+    None
 }
 
-/// Characters Zulip accepts in an emoji name (`[\w\-\+]`, ASCII is enough:
-/// no table name uses anything else).
-fn is_name_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'+')
-}
-
-/// Appends `text`, escaped, with every known `:name:` turned into an emoji span.
-/// Unknown names stay literal; scanning resumes at their closing colon so
-/// `12:30:smile:` still finds `:smile:`.
+/// Appends `text`, escaped, with its emoji rendered as Zulip renders them.
+///
+/// As in Zulip, every `:name:` is consumed whether known or not: an unknown one stays
+/// text and its colons cannot start another name (`12:30:smile:` is all text).
 pub(super) fn push_text_with_emoji(out: &mut String, text: &str) {
-    let bytes = text.as_bytes();
     let mut emitted = 0;
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] != b':' {
-            i += 1;
-            continue;
-        }
-        let start = i + 1;
-        let mut end = start;
-        while end < bytes.len() && is_name_byte(bytes[end]) {
-            end += 1;
-        }
-        if end == start || end >= bytes.len() || bytes[end] != b':' {
-            i = end.max(start);
-            continue;
-        }
-        // `start..end` is all ASCII, so these slices sit on char boundaries.
+    while let Some((start, end)) = next_name(text, emitted) {
+        push_plain(out, &text[emitted..start - 1], emitted == 0, false);
         let name = &text[start..end];
-        match lookup(name) {
-            Some(emoji) => {
-                escape_text(out, &text[emitted..i]);
-                push_span(out, name, emoji);
-                emitted = end + 1;
-                i = end + 1;
-            }
-            None => i = end,
+        if name == "zulip" {
+            push_zulip_logo(out);
+        } else if let Some(code) = table::table().code(name) {
+            push_span(out, name, code);
+        } else {
+            escape_text(out, &text[start - 1..=end]);
+        }
+        emitted = end + 1;
+    }
+    push_plain(out, &text[emitted..], emitted == 0, true);
+}
+
+/// Text without typed names: emoticons (when on), then Unicode emoji.
+fn push_plain(out: &mut String, text: &str, open_start: bool, open_end: bool) {
+    if !emoticons::enabled() {
+        push_unicode(out, text);
+        return;
+    }
+    let mut rest = text;
+    let mut open = open_start;
+    while let Some((start, end, name)) = emoticons::find(rest, open, open_end) {
+        push_unicode(out, &rest[..start]);
+        match table::table().code(name) {
+            Some(code) => push_span(out, name, code),
+            None => escape_text(out, &rest[start..end]),
+        }
+        rest = &rest[end..];
+        open = false;
+    }
+    push_unicode(out, rest);
+}
+
+/// Text with its known Unicode emoji wrapped.
+fn push_unicode(out: &mut String, text: &str) {
+    let mut emitted = 0;
+    let table = table::table();
+    for found in unicode::find(text) {
+        if let Some(name) = table.canonical_name(&found.code) {
+            escape_text(out, &text[emitted..found.start]);
+            push_span(out, name, &found.code);
+            emitted = found.end;
         }
     }
     escape_text(out, &text[emitted..]);
 }
 
-/// Writes Zulip's markup for one emoji (attributes in Zulip's sorted order).
-fn push_span(out: &mut String, name: &str, emoji: &emojis::Emoji) {
+/// Zulip's markup for one emoji (attributes in Zulip's sorted order).
+fn push_span(out: &mut String, name: &str, code: &str) {
     let title = name.replace('_', " ");
     out.push_str("<span aria-label=\"");
     escape_attr(out, &title);
     out.push_str("\" class=\"emoji emoji-");
-    push_codepoints(out, emoji.as_str());
+    escape_attr(out, code);
     out.push_str("\" role=\"img\" title=\"");
     escape_attr(out, &title);
     out.push_str("\">:");
@@ -85,90 +112,12 @@ fn push_span(out: &mut String, name: &str, emoji: &emojis::Emoji) {
     out.push_str(":</span>");
 }
 
-/// Zulip's emoji code: lowercase hex code points (at least 4 digits) joined by
-/// `-`, without U+FE0F variation selectors.
-fn push_codepoints(out: &mut String, emoji: &str) {
-    let mut first = true;
-    for c in emoji.chars().filter(|&c| c != '\u{fe0f}') {
-        if !first {
-            out.push('-');
-        }
-        first = false;
-        // Writing into a String cannot fail.
-        let _ = write!(out, "{:04x}", u32::from(c));
-    }
+/// `:zulip:` is not a Unicode emoji: Zulip shows its logo image.
+fn push_zulip_logo(out: &mut String) {
+    out.push_str("<img alt=\":zulip:\" class=\"emoji\" src=\"");
+    out.push_str(ZULIP_LOGO);
+    out.push_str("\" title=\"zulip\">");
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn render(text: &str) -> String {
-        let mut out = String::new();
-        push_text_with_emoji(&mut out, text);
-        out
-    }
-
-    fn span(name: &str, code: &str) -> String {
-        let title = name.replace('_', " ");
-        format!(
-            "<span aria-label=\"{title}\" class=\"emoji emoji-{code}\" role=\"img\" \
-             title=\"{title}\">:{name}:</span>"
-        )
-    }
-
-    #[test]
-    fn known_name_becomes_span() {
-        assert_eq!(render(":smile:"), span("smile", "1f604"));
-    }
-
-    #[test]
-    fn adjacent_emoji_both_render() {
-        let smile = span("smile", "1f604");
-        assert_eq!(render(":smile::smile:"), format!("{smile}{smile}"));
-    }
-
-    #[test]
-    fn unknown_name_stays_literal() {
-        assert_eq!(render(":not_an_emoji:"), ":not_an_emoji:");
-    }
-
-    #[test]
-    fn underscores_become_spaces_in_labels() {
-        assert_eq!(render(":thumbs_up:"), span("thumbs_up", "1f44d"));
-        assert_eq!(render(":+1:"), span("+1", "1f44d"));
-    }
-
-    #[test]
-    fn variation_selectors_are_dropped_and_codes_padded() {
-        assert_eq!(render(":heart:"), span("heart", "2764"));
-        assert_eq!(render(":hash:"), span("hash", "0023-20e3"));
-    }
-
-    #[test]
-    fn scanning_resumes_after_an_unknown_name() {
-        assert_eq!(
-            render("12:30:smile:"),
-            format!("12:30{}", span("smile", "1f604"))
-        );
-        assert_eq!(
-            render("x::y::z :wasted waste: :)"),
-            "x::y::z :wasted waste: :)"
-        );
-    }
-
-    #[test]
-    fn surrounding_text_is_escaped() {
-        assert_eq!(
-            render("<b>:smile:</b>"),
-            format!("&lt;b&gt;{}&lt;/b&gt;", span("smile", "1f604"))
-        );
-    }
-
-    #[test]
-    fn lone_and_trailing_colons_are_kept() {
-        assert_eq!(render(":"), ":");
-        assert_eq!(render("a: b:"), "a: b:");
-        assert_eq!(render(":smile"), ":smile");
-    }
-}
+mod tests;

@@ -684,7 +684,7 @@ mod tests {
     fn emoji_in_bold_and_link_text() {
         assert_eq!(
             render("**:smile:** [:tada:](https://x.org)"),
-            "<p><strong><span aria-label=\"smile\" class=\"emoji emoji-1f604\" role=\"img\" \
+            "<p><strong><span aria-label=\"smile\" class=\"emoji emoji-1f642\" role=\"img\" \
              title=\"smile\">:smile:</span></strong> <a href=\"https://x.org\"><span \
              aria-label=\"tada\" class=\"emoji emoji-1f389\" role=\"img\" \
              title=\"tada\">:tada:</span></a></p>"

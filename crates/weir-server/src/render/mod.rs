@@ -19,6 +19,18 @@ pub fn render_markdown(source: &str) -> String {
     markdown::render(source)
 }
 
+/// [`render_with_mentions`] for a sender with Zulip's `translate_emoticons` setting on
+/// or off (`:)` becomes `:smile:` only for those who turned it on).
+pub fn render_for_sender(
+    source: &str,
+    directory: &dyn Directory,
+    translate_emoticons: bool,
+) -> String {
+    emoji::with_emoticons(translate_emoticons, || {
+        render_with_mentions(source, directory)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::render_markdown;
@@ -28,7 +40,7 @@ mod tests {
         let source = "Hello! I am happy to be here! :smile:\nThe Wikipedia featured article for \
                       today is **[Marilyn Monroe](https://en.wikipedia.org/wiki/Marilyn_Monroe)**";
         let expected = "<p>Hello! I am happy to be here! <span aria-label=\"smile\" class=\"emoji \
-                        emoji-1f604\" role=\"img\" title=\"smile\">:smile:</span><br>\nThe \
+                        emoji-1f642\" role=\"img\" title=\"smile\">:smile:</span><br>\nThe \
                         Wikipedia featured article for today is <strong><a \
                         href=\"https://en.wikipedia.org/wiki/Marilyn_Monroe\">Marilyn \
                         Monroe</a></strong></p>";
