@@ -27,7 +27,7 @@ pub fn hello_markdown(title: &str, url: &str) -> String {
 /// Zulip's rendering of [`hello_markdown`] for a plain title and URL.
 pub fn hello_html(title: &str, url: &str) -> String {
     format!(
-        "<p>Hello! I am happy to be here! <span aria-label=\"smile\" class=\"emoji emoji-1f604\" \
+        "<p>Hello! I am happy to be here! <span aria-label=\"smile\" class=\"emoji emoji-1f642\" \
          role=\"img\" title=\"smile\">:smile:</span><br>\n\
          The Wikipedia featured article for today is <strong><a href=\"{url}\">{title}</a></strong></p>"
     )

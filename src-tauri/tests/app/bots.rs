@@ -64,7 +64,7 @@ fn sends_are_read_back_and_match_their_dry_run() {
     assert_eq!(message["topic"], "Hello World");
     assert_eq!(message["senderFullName"], "Relay two");
     let html = message["contentHtml"].as_str().unwrap();
-    assert!(html.contains("emoji-1f604"), "{html}");
+    assert!(html.contains("emoji-1f642"), "{html}");
     assert!(
         html.contains(r#"<strong><a href="https://en.wikipedia.org/wiki/Tea">Tea</a></strong>"#),
         "{html}"

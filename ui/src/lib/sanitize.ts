@@ -50,7 +50,7 @@ const ALLOWED_TAGS = [
 const ALLOWED_ATTR = ['href', 'title', 'class', 'aria-label', 'role'];
 const SAFE_LINK = /^(?:https?:|mailto:|#)/i;
 const SAFE_CLASS = /^[a-z0-9_-]+$/i;
-/** Zulip marks emoji as `<span class="emoji emoji-1f604">:smile:</span>`. */
+/** Zulip marks emoji as `<span class="emoji emoji-1f642">:smile:</span>`. */
 const EMOJI_CLASS = /^emoji-([0-9a-f]{2,6}(?:-[0-9a-f]{2,6})*)$/i;
 
 const CONFIG = {
