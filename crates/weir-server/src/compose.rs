@@ -6,7 +6,7 @@
 use rusqlite::Connection;
 
 use crate::error::{ApiError, Error, Result};
-use crate::render::{Directory, render_markdown, render_with_mentions};
+use crate::render::{Directory, render_for_sender, render_markdown, render_with_mentions};
 use crate::store::{self, MessageInsert};
 
 /// Zulip's limits on what a message may carry. `MAX_CONTENT_CHARS` is Zulip's
@@ -35,14 +35,21 @@ fn bounded(html: String) -> Result<String, ApiError> {
 
 /// `POST /messages/render`: content longer than a message may be is refused rather than
 /// rendered (Weir decision: Zulip would truncate it when sending), and so is a rendering
-/// beyond [`MAX_RENDERED_BYTES`]. Call it off the async threads (a read job).
-pub fn render_preview(conn: &Connection, content: &str) -> Result<String, ApiError> {
+/// beyond [`MAX_RENDERED_BYTES`]. Rendered as `sender_id`'s messages are (their
+/// `translate_emoticons`). Call it off the async threads (a read job).
+pub fn render_preview(conn: &Connection, sender_id: i64, content: &str) -> Result<String> {
     if content.chars().count() > MAX_CONTENT_CHARS {
         return Err(ApiError::bad_request(format!(
             "Message too long (limit: {MAX_CONTENT_CHARS} characters)"
-        )));
+        ))
+        .into());
     }
-    bounded(render_with_mentions(content, &Organization(conn)))
+    let translate = store::translate_emoticons(conn, sender_id)?;
+    Ok(bounded(render_for_sender(
+        content,
+        &Organization(conn),
+        translate,
+    ))?)
 }
 
 /// Cuts a topic to 60 characters, ending in `...` when cut.
@@ -77,6 +84,24 @@ impl Outgoing {
     pub fn new(topic: &str, content: &str) -> Result<Self, ApiError> {
         let content = truncate_content(content);
         let rendered = bounded(render_markdown(&content))?;
+        Ok(Self {
+            topic: truncate_topic(topic),
+            content,
+            rendered,
+        })
+    }
+
+    /// [`Outgoing::with_mentions`] for a message `sender_id` sends, rendered with their
+    /// settings (`translate_emoticons`).
+    pub fn from_sender(
+        conn: &Connection,
+        sender_id: i64,
+        topic: &str,
+        content: &str,
+    ) -> Result<Self> {
+        let translate = store::translate_emoticons(conn, sender_id)?;
+        let content = truncate_content(content);
+        let rendered = bounded(render_for_sender(&content, &Organization(conn), translate))?;
         Ok(Self {
             topic: truncate_topic(topic),
             content,

@@ -27,6 +27,7 @@ mod render;
 mod robustness;
 mod router;
 mod send;
+mod settings;
 mod subscribe;
 mod unsubscribe;
 mod users;

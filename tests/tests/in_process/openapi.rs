@@ -30,6 +30,7 @@ const IMPLEMENTED: &[&str] = &[
     "get-messages",
     "send-message",
     "render-message",
+    "update-settings",
 ];
 
 /// Operations that cannot fail, and why.
@@ -121,6 +122,9 @@ async fn succeed_everywhere(server: &TestServer) {
     mark.post("/messages/render", &[("content", json!("**hi**"))])
         .await
         .ok();
+    mark.patch("/settings", &[("translate_emoticons", json!(true))])
+        .await
+        .ok();
     for who in [&MEMBER, &OWNER, &GUEST] {
         server.as_user(who).post("/register", &[]).await.ok();
     }
@@ -209,6 +213,9 @@ async fn fail_everywhere(server: &TestServer) {
         "REQUEST_VARIABLE_MISSING",
         "Missing 'content' argument",
     );
+    mark.patch("/settings", &[("translate_emoticons", json!("on"))])
+        .await
+        .bad_request("translate_emoticons is not valid JSON");
 }
 
 #[tokio::test]

@@ -542,11 +542,16 @@ fn direct_recipient(user: &UserRow) -> DirectRecipient {
     }
 }
 
-pub async fn render_message(State(state): State<AppState>, mut params: Params) -> ApiResult {
+pub async fn render_message(
+    State(state): State<AppState>,
+    caller: Caller,
+    mut params: Params,
+) -> ApiResult {
     let content = params.require_str("content")?;
+    let sender_id = caller.user_id;
     let rendered = state
         .store()
-        .read(move |conn| Ok::<_, Error>(crate::compose::render_preview(conn, &content)?))
+        .read(move |conn| crate::compose::render_preview(conn, sender_id, &content))
         .await?;
     success(json!({ "rendered": rendered }), params.into_ignored())
 }

@@ -8,6 +8,7 @@ mod principals;
 mod reads;
 mod register;
 mod send;
+mod settings;
 mod subscribe;
 mod unsubscribe;
 pub(crate) mod webhooks;
@@ -16,7 +17,7 @@ use axum::Json;
 use axum::Router;
 use axum::middleware;
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::routing::{get, patch, post};
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
@@ -61,6 +62,7 @@ pub fn routes(state: AppState) -> Router {
             post(bots::regenerate_own_key),
         )
         .route("/api/v1/register", post(register::register))
+        .route("/api/v1/settings", patch(settings::update_settings))
         .route(
             "/api/v1/messages",
             get(message_fetch::get_messages).post(send::send_message),

@@ -12,6 +12,7 @@ mod checkpoint;
 mod messages;
 mod schema;
 pub mod seed;
+mod settings;
 mod streams;
 mod targets;
 mod users;
@@ -24,6 +25,7 @@ use rusqlite::{Connection, OpenFlags};
 use tokio::sync::{mpsc, oneshot, watch};
 
 pub use messages::*;
+pub use settings::*;
 pub use streams::*;
 pub use targets::PostTargets;
 pub use users::*;

@@ -105,6 +105,14 @@ const MIGRATIONS: &[&str] = &[
     "
     ALTER TABLE streams ADD COLUMN creator_id INTEGER REFERENCES users (user_id);
     ",
+    // Per-user settings Weir honours (Zulip's `translate_emoticons`); a user without a
+    // row has Zulip's defaults.
+    "
+    CREATE TABLE user_settings (
+        user_id INTEGER PRIMARY KEY REFERENCES users (user_id),
+        translate_emoticons INTEGER NOT NULL DEFAULT 0
+    );
+    ",
 ];
 
 pub fn migrate(conn: &mut Connection) -> Result<()> {
