@@ -83,7 +83,7 @@ describe('sanitizeMessage', () => {
     expect(link?.getAttribute('href')).toBe('https://en.wikipedia.org/wiki/Tea');
     expect(link?.textContent).toBe('Tea');
     const emoji = holder.querySelector('span.emoji');
-    expect(emoji?.textContent).toBe('😄');
+    expect(emoji?.textContent).toBe('🙂');
     expect(emoji?.getAttribute('aria-label')).toBe('smile');
     expect(holder.querySelector('pre code')?.textContent).toBe('x = 1\n');
     expect(holder.querySelector('br')).not.toBeNull();

@@ -12,6 +12,7 @@
  * does not work (some test DOMs) gets the message as plain text instead.
  */
 import DOMPurify from 'dompurify';
+import { showEmoji, zulipLogoAsText } from './emoji';
 
 const ALLOWED_TAGS = [
   'a',
@@ -50,8 +51,6 @@ const ALLOWED_TAGS = [
 const ALLOWED_ATTR = ['href', 'title', 'class', 'aria-label', 'role'];
 const SAFE_LINK = /^(?:https?:|mailto:|#)/i;
 const SAFE_CLASS = /^[a-z0-9_-]+$/i;
-/** Zulip marks emoji as `<span class="emoji emoji-1f642">:smile:</span>`. */
-const EMOJI_CLASS = /^emoji-([0-9a-f]{2,6}(?:-[0-9a-f]{2,6})*)$/i;
 
 const CONFIG = {
   ALLOWED_TAGS,
@@ -111,7 +110,10 @@ export function sanitizeMessage(html: string): DocumentFragment {
     fragment.append(document.createTextNode(html));
     return fragment;
   }
-  const fragment = instance.sanitize(html, { ...CONFIG, RETURN_DOM_FRAGMENT: true });
+  const fragment = instance.sanitize(zulipLogoAsText(html), {
+    ...CONFIG,
+    RETURN_DOM_FRAGMENT: true,
+  });
   showEmoji(fragment);
   return fragment;
 }
@@ -126,18 +128,4 @@ export function sanitizeMessageHtml(html: string): string {
   const holder = document.createElement('div');
   holder.append(sanitizeMessage(html));
   return holder.innerHTML;
-}
-
-/** Shows Zulip's emoji spans as the emoji itself (the name stays as the label). */
-function showEmoji(root: DocumentFragment): void {
-  for (const span of root.querySelectorAll('span.emoji')) {
-    const code = [...span.classList]
-      .map((name) => EMOJI_CLASS.exec(name)?.[1])
-      .find((found) => found !== undefined);
-    if (!code) continue;
-    const points = code.split('-').map((hex) => Number.parseInt(hex, 16));
-    if (points.some((point) => point > 0x10ffff)) continue;
-    if (!span.getAttribute('title')) span.setAttribute('title', span.textContent);
-    span.textContent = String.fromCodePoint(...points);
-  }
 }
