@@ -176,3 +176,70 @@ fn lone_and_trailing_colons_are_kept() {
     assert_eq!(render(":smile"), ":smile");
     assert_eq!(render("::"), "::");
 }
+
+/// Emits only Zulip's emoji markup and escaped text, whatever the mix of colons,
+/// emoticons and emoji pieces (joiners, selectors, modifiers, tags, halves of flags).
+#[test]
+fn garbage_never_panics_or_injects_markup() {
+    const ATOMS: &[&str] = &[
+        ":",
+        "::",
+        "zulip",
+        ":zulip:",
+        "smile",
+        ":smile:",
+        "+1",
+        "-",
+        "_",
+        ":)",
+        "(:",
+        "<3",
+        ":P",
+        ";)",
+        " ",
+        "\n",
+        "!",
+        "a",
+        "é",
+        "ñ",
+        "🤷",
+        "\u{200d}",
+        "♀",
+        "\u{fe0f}",
+        "\u{20e3}",
+        "#",
+        "1",
+        "©",
+        "🇫",
+        "🇷",
+        "🏽",
+        "🏴",
+        "\u{e0067}",
+        "\u{e007f}",
+        "💩",
+        "<",
+        ">",
+        "&",
+        "\"",
+    ];
+    let mut state: u64 = 0x2545_F491_4F6C_DD1D;
+    let mut next = |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        usize::try_from(state % n as u64).unwrap_or(0)
+    };
+    for round in 0..3_000 {
+        let len = next(30);
+        let text: String = (0..len).map(|_| ATOMS[next(ATOMS.len())]).collect();
+        let html = with_emoticons(round % 2 == 0, || render(&text));
+        for piece in html.split('<').skip(1) {
+            assert!(
+                piece.starts_with("span aria-label=\"")
+                    || piece.starts_with("/span>")
+                    || piece.starts_with("img alt=\":zulip:\" class=\"emoji\""),
+                "{piece:?} from {text:?}"
+            );
+        }
+    }
+}
