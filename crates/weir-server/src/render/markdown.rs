@@ -7,16 +7,19 @@
 use std::fmt::Write as _;
 use std::ops::Range;
 
-use pulldown_cmark::{CodeBlockKind, Event, HeadingLevel, LinkType, Options, Parser, Tag, TagEnd};
+use pulldown_cmark::{
+    Alignment, CodeBlockKind, Event, HeadingLevel, LinkType, Options, Parser, Tag, TagEnd,
+};
 
 use super::code::push_code_block;
 use super::emoji::push_text_with_emoji;
+use super::inline::push_with_strikethrough;
 use super::linkify::push_linkified;
 use super::mentions::{Mention, push_with_mentions, restore};
 use super::sanitize::{escape_attr, escape_text, is_safe_url};
 
-/// Zulip has `~~strike~~`, but no tables, footnotes or smart punctuation.
-const OPTIONS: Options = Options::ENABLE_STRIKETHROUGH;
+/// Zulip has `~~strike~~` and tables, but no footnotes or smart punctuation.
+const OPTIONS: Options = Options::ENABLE_STRIKETHROUGH.union(Options::ENABLE_TABLES);
 
 /// How often fenced quotes/spoilers and raw-HTML blocks may re-enter the
 /// parser; deeper content degrades to code/plain text, so hostile nesting
@@ -49,6 +52,8 @@ fn render_into(out: &mut String, source: &str, depth: usize, mentions: &[Mention
         link_depth: 0,
         code: None,
         html: None,
+        table: Table::default(),
+        emphasis: None,
     };
     for (event, range) in Parser::new_ext(source, OPTIONS).into_offset_iter() {
         writer.event(event, range);
@@ -76,6 +81,8 @@ enum Inline {
 struct Code {
     info: String,
     text: String,
+    /// Source of a fence Zulip does not accept as one (see [`is_zulip_fence`]).
+    not_a_fence: Option<Range<usize>>,
 }
 
 struct Writer<'o, 's, 'm> {
@@ -92,6 +99,17 @@ struct Writer<'o, 's, 'm> {
     link_depth: usize,
     code: Option<Code>,
     html: Option<String>,
+    table: Table,
+    /// Source range of the innermost `*emphasis*` just opened, to spot `***x***`.
+    emphasis: Option<Range<usize>>,
+}
+
+/// The table being written: its column alignments and where a row is.
+#[derive(Default)]
+struct Table {
+    align: Vec<Alignment>,
+    cell: usize,
+    head: bool,
 }
 
 impl<'s> Writer<'_, 's, '_> {
@@ -112,7 +130,15 @@ impl<'s> Writer<'_, 's, '_> {
             Event::Code(code) => {
                 self.flush_text();
                 self.out.push_str("<code>");
-                escape_text(self.out, &restore(&code, self.mentions));
+                // Zulip keeps a code span's edge spaces, which CommonMark strips.
+                let raw = self.slice(range);
+                let inner = raw.trim_start_matches('`').trim_end_matches('`');
+                let text = if !inner.is_empty() && !inner.contains('\n') {
+                    inner
+                } else {
+                    &code
+                };
+                escape_text(self.out, &restore(text, self.mentions));
                 self.out.push_str("</code>");
             }
             Event::SoftBreak | Event::HardBreak => {
@@ -139,9 +165,11 @@ impl<'s> Writer<'_, 's, '_> {
                     CodeBlockKind::Fenced(info) => info.to_string(),
                     CodeBlockKind::Indented => String::new(),
                 };
+                let not_a_fence = (!is_zulip_fence(&info)).then_some(range);
                 self.code = Some(Code {
                     info,
                     text: String::new(),
+                    not_a_fence,
                 });
             }
             Tag::HtmlBlock => {
@@ -163,13 +191,19 @@ impl<'s> Writer<'_, 's, '_> {
                 }
             }
             Tag::Item => self.open_block("<li>"),
-            Tag::Emphasis => self.open_span(range, "<em>", "</em>", "_"),
-            Tag::Strong => self.open_span(range, "<strong>", "</strong>", "__"),
+            Tag::Emphasis => {
+                self.emphasis = Some(range.clone());
+                self.open_span(range, "<em>", "</em>", "_", "*");
+            }
+            Tag::Strong => self.open_strong(range),
             Tag::Strikethrough => {
-                if self.slice(range).starts_with("~~") {
+                let source = self.slice(range);
+                if source.starts_with("~~") && !source.contains('\n') {
                     self.flush_text();
                     self.out.push_str("<del>");
                     self.inline.push(Inline::Markup("</del>"));
+                } else if source.starts_with("~~") {
+                    self.literal("~~");
                 } else {
                     self.literal("~");
                 }
@@ -184,10 +218,40 @@ impl<'s> Writer<'_, 's, '_> {
                 dest_url,
                 ..
             } => self.open_link(link_type, &restore(&dest_url, self.mentions), true),
-            // Tables, footnotes, definition lists, metadata, super/subscript
-            // are not enabled; their content would still render as text.
+            Tag::Table(align) => {
+                self.open_block("<table>\n<thead>\n<tr>\n");
+                self.table = Table {
+                    align,
+                    cell: 0,
+                    head: true,
+                };
+            }
+            Tag::TableHead | Tag::TableRow => {
+                self.table.cell = 0;
+                if !self.table.head {
+                    self.close_block("<tr>\n");
+                }
+            }
+            Tag::TableCell => self.open_cell(),
+            // Footnotes, definition lists, metadata, super/subscript are not
+            // enabled; their content would still render as text.
             _ => {}
         }
+    }
+
+    /// Python-Markdown's cell markup: alignment as an inline style.
+    fn open_cell(&mut self) {
+        self.flush_text();
+        self.out
+            .push_str(if self.table.head { "<th" } else { "<td" });
+        match self.table.align.get(self.table.cell) {
+            Some(Alignment::Left) => self.out.push_str(" style=\"text-align: left;\""),
+            Some(Alignment::Center) => self.out.push_str(" style=\"text-align: center;\""),
+            Some(Alignment::Right) => self.out.push_str(" style=\"text-align: right;\""),
+            Some(Alignment::None) | None => {}
+        }
+        self.out.push('>');
+        self.table.cell += 1;
     }
 
     fn end(&mut self, tag: TagEnd) {
@@ -200,11 +264,24 @@ impl<'s> Writer<'_, 's, '_> {
             }
             TagEnd::List(ordered) => self.close_block(if ordered { "</ol>\n" } else { "</ul>\n" }),
             TagEnd::Item => self.close_block("</li>\n"),
-            TagEnd::CodeBlock => {
-                if let Some(code) = self.code.take() {
-                    self.code_block(&code);
-                }
+            TagEnd::Table => self.close_block("</tbody>\n</table>\n"),
+            TagEnd::TableHead => {
+                self.table.head = false;
+                self.close_block("</tr>\n</thead>\n<tbody>\n");
             }
+            TagEnd::TableRow => self.close_block("</tr>\n"),
+            TagEnd::TableCell => {
+                let head = self.table.head;
+                self.close_block(if head { "</th>\n" } else { "</td>\n" });
+            }
+            TagEnd::CodeBlock => match self.code.take() {
+                Some(Code {
+                    not_a_fence: Some(range),
+                    ..
+                }) => self.not_a_fence(range),
+                Some(code) => self.code_block(&code),
+                None => {}
+            },
             TagEnd::HtmlBlock => {
                 if let Some(html) = self.html.take() {
                     self.html_block(&html);
@@ -269,20 +346,47 @@ impl<'s> Writer<'_, 's, '_> {
 
     /// `*x*`/`**x**` become markup; Zulip ignores `_x_`/`__x__` (they are
     /// usually identifiers), so those delimiters stay literal text.
+    /// Zulip's emphasis never spans a line break, so such delimiters stay text.
     fn open_span(
         &mut self,
         range: Range<usize>,
         open: &str,
         close: &'static str,
         underscore: &'static str,
+        star: &'static str,
     ) {
-        if self.slice(range).starts_with('_') {
+        let source = self.slice(range);
+        if source.starts_with('_') {
             self.literal(underscore);
+        } else if source.contains('\n') {
+            self.literal(star);
         } else {
             self.flush_text();
             self.out.push_str(open);
             self.inline.push(Inline::Markup(close));
         }
+    }
+
+    /// `***x***` is `<strong><em>` in Zulip, where CommonMark nests the other way:
+    /// a strong span right inside an emphasis one with the same content swaps them.
+    fn open_strong(&mut self, range: Range<usize>) {
+        let swap = self
+            .emphasis
+            .as_ref()
+            .is_some_and(|outer| outer.start + 1 == range.start && outer.end == range.end + 1)
+            && self.text.is_empty()
+            && self.out.ends_with("<em>")
+            && matches!(self.inline.last(), Some(Inline::Markup("</em>")));
+        if swap && !self.slice(range.clone()).contains('\n') {
+            self.out.truncate(self.out.len() - "<em>".len());
+            self.out.push_str("<strong><em>");
+            if let Some(last) = self.inline.last_mut() {
+                *last = Inline::Markup("</strong>");
+            }
+            self.inline.push(Inline::Markup("</em>"));
+            return;
+        }
+        self.open_span(range, "<strong>", "</strong>", "__", "**");
     }
 
     fn literal(&mut self, delimiter: &'static str) {
@@ -370,9 +474,13 @@ impl<'s> Writer<'_, 's, '_> {
             return;
         }
         let (in_link, plain): (bool, fn(&mut String, &str)) = if self.link_depth > 0 {
-            (true, push_text_with_emoji)
+            (true, |out, text| {
+                push_with_strikethrough(out, text, push_text_with_emoji)
+            })
         } else {
-            (false, push_linkified)
+            (false, |out, text| {
+                push_with_strikethrough(out, text, push_linkified)
+            })
         };
         push_with_mentions(self.out, &self.text, self.mentions, in_link, plain);
         self.text.clear();
@@ -410,6 +518,27 @@ impl<'s> Writer<'_, 's, '_> {
         }
     }
 
+    /// A fence line Zulip does not read as one is text, and the lines after it
+    /// are Markdown again: the source is parsed anew with its first character
+    /// escaped, so no text is lost.
+    fn not_a_fence(&mut self, range: Range<usize>) {
+        let source = self.slice(range);
+        let body = source.trim_start_matches(' ');
+        let indent = source.len() - body.len();
+        let mut escaped = String::with_capacity(source.len() + 1);
+        escaped.push_str(&source[..indent]);
+        escaped.push('\\');
+        escaped.push_str(body);
+        self.block_start();
+        if self.depth >= MAX_DEPTH {
+            self.out.push_str("<p>");
+            escape_text(self.out, &restore(source, self.mentions));
+            self.out.push_str("</p>\n");
+            return;
+        }
+        render_into(self.out, &escaped, self.depth + 1, self.mentions);
+    }
+
     /// CommonMark treats lines starting with a tag as raw HTML blocks; Zulip
     /// shows them as text and still renders Markdown inside. Escaping each
     /// line-leading `<` and parsing again gives exactly that.
@@ -443,9 +572,21 @@ impl<'s> Writer<'_, 's, '_> {
     }
 }
 
+/// Zulip's fence info (`FENCE_RE` in its `fenced_code.py`) never holds a tilde or
+/// backtick; CommonMark accepts any info after a `~~~` fence.
+fn is_zulip_fence(info: &str) -> bool {
+    !info.contains(['~', '`'])
+}
+
 #[cfg(test)]
 mod tests {
     use super::render;
+
+    #[test]
+    fn a_fence_zulip_refuses_stays_text() {
+        assert_eq!(render("~~~a~~~\nb"), "<p>~~~a~~~<br>\nb</p>");
+        assert_eq!(render("~~~x~\n# h"), "<p>~~~x~</p>\n<h1>h</h1>");
+    }
 
     #[test]
     fn paragraph_newlines_become_breaks() {
@@ -467,7 +608,7 @@ mod tests {
     fn star_emphasis_and_strong() {
         assert_eq!(render("*foo*"), "<p><em>foo</em></p>");
         assert_eq!(render("**foo**"), "<p><strong>foo</strong></p>");
-        assert_eq!(render("***foo***"), "<p><em><strong>foo</strong></em></p>");
+        assert_eq!(render("***foo***"), "<p><strong><em>foo</em></strong></p>");
     }
 
     #[test]

@@ -3,10 +3,11 @@
 //! Messages (mostly from integrations) arrive as Zulip Markdown and clients
 //! display the stored HTML as-is, so this module is both a formatter and the
 //! XSS boundary: raw HTML is always shown as text and only `http(s)`,
-//! `mailto` and relative URLs ever become `href`s (see `sanitize.rs`).
+//! `mailto`, `tel`, `sms` and relative URLs ever become `href`s (see `sanitize.rs`).
 
 mod code;
 mod emoji;
+mod inline;
 mod linkify;
 mod markdown;
 mod mentions;
@@ -136,8 +137,8 @@ mod tests {
 
     /// No tag may be emitted except the ones the renderer itself produces.
     fn assert_only_known_tags(html: &str, source: &str) {
-        const ALLOWED: &str =
-            "p br hr strong em del a code pre span div ul ol li blockquote h1 h2 h3 h4 h5 h6";
+        const ALLOWED: &str = "p br hr strong em del a code pre span div ul ol li blockquote h1 h2 h3 h4 h5 h6 \
+             table thead tbody tr th td time";
         for piece in html.split('<').skip(1) {
             let name: String = piece
                 .trim_start_matches('/')
