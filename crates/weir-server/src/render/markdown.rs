@@ -54,10 +54,29 @@ fn render_into(out: &mut String, source: &str, depth: usize, mentions: &[Mention
         html: None,
         table: Table::default(),
         emphasis: None,
+        definitions: Vec::new(),
     };
-    for (event, range) in Parser::new_ext(source, OPTIONS).into_offset_iter() {
+    let parser = Parser::new_ext(source, OPTIONS);
+    writer.definitions = parser
+        .reference_definitions()
+        .iter()
+        .map(|(_, definition)| definition.span.clone())
+        .collect();
+    // Latest first, so the next one to show is popped off the end.
+    writer
+        .definitions
+        .sort_by_key(|span| std::cmp::Reverse(span.start));
+    for (event, range) in parser.into_offset_iter() {
+        match &event {
+            Event::Start(_) | Event::Rule => writer.definitions_before(range.start),
+            Event::End(TagEnd::BlockQuote(_) | TagEnd::Item | TagEnd::List(_)) => {
+                writer.definitions_before(range.end);
+            }
+            _ => {}
+        }
         writer.event(event, range);
     }
+    writer.definitions_before(usize::MAX);
     writer.flush_text();
 }
 
@@ -67,6 +86,8 @@ enum Inline {
     Markup(&'static str),
     /// A delimiter Zulip does not treat as markup (`_`, `__`, single `~`).
     Literal(&'static str),
+    /// The source after a link's text, for a link Zulip shows as written.
+    LiteralSource(String),
     /// A link or image; `href` is `None` when the URL was refused or the image
     /// sits inside another link, so only its text is shown.
     Link {
@@ -102,6 +123,9 @@ struct Writer<'o, 's, 'm> {
     table: Table,
     /// Source range of the innermost `*emphasis*` just opened, to spot `***x***`.
     emphasis: Option<Range<usize>>,
+    /// Link reference definitions not yet shown, latest first: CommonMark drops
+    /// them from the output, Zulip (which has no reference links) shows them.
+    definitions: Vec<Range<usize>>,
 }
 
 /// The table being written: its column alignments and where a row is.
@@ -212,12 +236,12 @@ impl<'s> Writer<'_, 's, '_> {
                 link_type,
                 dest_url,
                 ..
-            } => self.open_link(link_type, &restore(&dest_url, self.mentions), false),
+            } => self.open_link(link_type, &restore(&dest_url, self.mentions), range, false),
             Tag::Image {
                 link_type,
                 dest_url,
                 ..
-            } => self.open_link(link_type, &restore(&dest_url, self.mentions), true),
+            } => self.open_link(link_type, &restore(&dest_url, self.mentions), range, true),
             Tag::Table(align) => {
                 self.open_block("<table>\n<thead>\n<tr>\n");
                 self.table = Table {
@@ -400,23 +424,37 @@ impl<'s> Writer<'_, 's, '_> {
 
     /// Links (and images, which must not load remote content) become
     /// `<a href>` when the URL passes the scheme policy, else just their text.
-    fn open_link(&mut self, link_type: LinkType, dest: &str, image: bool) {
-        let href = if matches!(link_type, LinkType::Email) {
-            format!("mailto:{dest}")
-        } else {
-            dest.to_owned()
-        };
-        let safe = is_safe_url(&href);
-        // A refused `<scheme:…>` stays the literal text it was (e.g. Zulip's
-        // `<time:…>`), brackets included.
-        if !safe && matches!(link_type, LinkType::Autolink | LinkType::Email) {
-            self.literal_pair("<", ">");
+    ///
+    /// Zulip has no `<url>` autolinks (its linkifier links the URL between the
+    /// brackets) and no reference-style links, and shows a link whose URL it
+    /// refuses as the source it was; the text in all these is still Markdown.
+    fn open_link(&mut self, link_type: LinkType, dest: &str, range: Range<usize>, image: bool) {
+        let source = self.slice(range);
+        let open = if image { "![" } else { "[" };
+        match link_type {
+            LinkType::Autolink | LinkType::Email => {
+                self.literal_pair("<", ">");
+                return;
+            }
+            LinkType::Inline | LinkType::WikiLink { .. } => {}
+            _ => {
+                let rest = source.rfind("][").map_or("]", |at| &source[at..]);
+                self.text.push_str(open);
+                self.inline.push(Inline::LiteralSource(rest.to_owned()));
+                return;
+            }
+        }
+        let safe = is_safe_url(dest);
+        let nested_image = image && self.link_depth > 0;
+        if !safe && !nested_image {
+            let rest = source.rfind("](").map_or("]", |at| &source[at..]);
+            self.text.push_str(open);
+            self.inline.push(Inline::LiteralSource(rest.to_owned()));
             return;
         }
         self.flush_text();
-        let nested_image = image && self.link_depth > 0;
         self.link_depth += 1;
-        let href = (safe && !nested_image).then_some(href);
+        let href = (!nested_image).then(|| dest.to_owned());
         if let Some(href) = &href {
             self.out.push_str("<a href=\"");
             escape_attr(self.out, href);
@@ -431,6 +469,7 @@ impl<'s> Writer<'_, 's, '_> {
     fn close_inline(&mut self) {
         match self.inline.pop() {
             Some(Inline::Literal(delimiter)) => self.text.push_str(delimiter),
+            Some(Inline::LiteralSource(rest)) => self.text.push_str(&rest),
             Some(Inline::Markup(close)) => self.close_block(close),
             Some(Inline::Link {
                 href,
@@ -516,6 +555,50 @@ impl<'s> Writer<'_, 's, '_> {
         } else {
             push_code_block(self.out, lang, &restore(&code.text, self.mentions));
         }
+    }
+
+    /// Shows the reference definitions that start before `pos` as the text they
+    /// are, adjacent ones as one paragraph.
+    fn definitions_before(&mut self, pos: usize) {
+        while let Some(first) = self.definitions.pop_if(|span| span.start < pos) {
+            let mut end = first.end;
+            while let Some(next) = self.definitions.last().filter(|next| {
+                next.start < pos
+                    && self
+                        .src
+                        .get(end..next.start)
+                        .is_some_and(|gap| gap.trim().is_empty() && gap.matches('\n').count() <= 1)
+            }) {
+                end = next.end;
+                self.definitions.pop();
+            }
+            self.literal_definitions(first.start..end);
+        }
+    }
+
+    /// Renders definitions again with each line's `[` escaped, so they are text.
+    fn literal_definitions(&mut self, range: Range<usize>) {
+        self.flush_text();
+        self.block_start();
+        let source = self.slice(range).trim_end();
+        if self.depth >= MAX_DEPTH {
+            self.out.push_str("<p>");
+            escape_text(self.out, &restore(source, self.mentions));
+            self.out.push_str("</p>\n");
+            return;
+        }
+        let mut escaped = String::with_capacity(source.len() + 8);
+        for line in source.split_inclusive('\n') {
+            let body = line.trim_start_matches(' ');
+            if body.starts_with('[') {
+                escaped.push_str(&line[..line.len() - body.len()]);
+                escaped.push('\\');
+                escaped.push_str(body);
+            } else {
+                escaped.push_str(line);
+            }
+        }
+        render_into(self.out, &escaped, self.depth + 1, self.mentions);
     }
 
     /// A fence line Zulip does not read as one is text, and the lines after it
@@ -654,9 +737,10 @@ mod tests {
             render("[mail](mailto:a@b.org)"),
             "<p><a href=\"mailto:a@b.org\">mail</a></p>"
         );
+        // Zulip has no `<…>` autolinks: its linkifier links what the brackets hold.
         assert_eq!(
             render("<a@b.org>"),
-            "<p><a href=\"mailto:a@b.org\">a@b.org</a></p>"
+            "<p>&lt;<a href=\"mailto:a@b.org\">a@b.org</a>&gt;</p>"
         );
     }
 
@@ -668,7 +752,7 @@ mod tests {
         );
         assert_eq!(
             render("<https://github.com>"),
-            "<p><a href=\"https://github.com\">https://github.com</a></p>"
+            "<p>&lt;<a href=\"https://github.com\">https://github.com</a>&gt;</p>"
         );
     }
 
@@ -681,6 +765,15 @@ mod tests {
         assert_eq!(
             render("<time:1496701800>"),
             "<p>&lt;time:1496701800&gt;</p>"
+        );
+    }
+
+    #[test]
+    fn reference_links_stay_literal() {
+        assert_eq!(
+            render("Hello [world][r] [x]\n\n[x]: https://a.org\n[r]: https://b.org"),
+            "<p>Hello [world][r] [x]</p>\n<p>[x]: <a href=\"https://a.org\">https://a.org</a><br>\n\
+             [r]: <a href=\"https://b.org\">https://b.org</a></p>"
         );
     }
 
