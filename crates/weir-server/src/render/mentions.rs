@@ -13,6 +13,7 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 
 use super::sanitize::{escape_attr, escape_text};
+use super::timestamp::timestamp_at;
 
 /// Looks up the people and channels that mentions name.
 pub trait Directory {
@@ -42,7 +43,7 @@ impl Mention {
 /// Renders `source` with its mentions resolved through `directory`.
 pub fn render_with_mentions(source: &str, directory: &dyn Directory) -> String {
     if source.contains(OPEN) || source.contains(CLOSE) {
-        return super::render_markdown(source);
+        return super::markdown::render(source);
     }
     let (marked, mentions) = mark_mentions(source, directory);
     super::markdown::render_with(&marked, &mentions)
@@ -187,6 +188,18 @@ impl Marker<'_> {
                     .map_or(rest.len(), |at| ticks + at + ticks);
                 self.out.push_str(&rest[..end]);
                 rest = &rest[end..];
+                continue;
+            }
+            // Zulip's `<time:…>`, swapped like a mention so Markdown cannot reach inside.
+            if let Some((used, html)) = timestamp_at(rest) {
+                self.out.push(OPEN);
+                self.out.push_str(&self.mentions.len().to_string());
+                self.out.push(CLOSE);
+                self.mentions.push(Mention {
+                    html,
+                    source: rest[..used].to_owned(),
+                });
+                rest = &rest[used..];
                 continue;
             }
             if let Some(used) = mention_len(rest) {

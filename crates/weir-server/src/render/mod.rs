@@ -12,12 +12,27 @@ mod linkify;
 mod markdown;
 mod mentions;
 mod sanitize;
+mod timestamp;
 
 pub use mentions::{Directory, render_with_mentions};
 
-/// Renders Zulip-flavoured Markdown to the HTML Zulip stores in `rendered_content`.
+/// Renders Zulip-flavoured Markdown to the HTML Zulip stores in `rendered_content`,
+/// for an organization nobody can be mentioned in.
 pub fn render_markdown(source: &str) -> String {
-    markdown::render(source)
+    render_with_mentions(source, &NoOne)
+}
+
+/// The directory of [`render_markdown`]: `<time:…>` still resolves, mentions do not.
+struct NoOne;
+
+impl Directory for NoOne {
+    fn user(&self, _: &str, _: Option<i64>) -> Option<(i64, String)> {
+        None
+    }
+
+    fn stream(&self, _: &str) -> Option<(i64, String)> {
+        None
+    }
 }
 
 #[cfg(test)]
