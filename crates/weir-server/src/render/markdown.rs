@@ -11,6 +11,7 @@ use pulldown_cmark::{
     Alignment, CodeBlockKind, Event, HeadingLevel, LinkType, Options, Parser, Tag, TagEnd,
 };
 
+use super::blocks::zulip_blocks;
 use super::code::push_code_block;
 use super::emoji::push_text_with_emoji;
 use super::inline::push_with_strikethrough;
@@ -42,6 +43,8 @@ pub(super) fn render_with(source: &str, mentions: &[Mention]) -> String {
 
 /// Renders `source` as a block sequence appended to `out`, each block ending in `\n`.
 fn render_into(out: &mut String, source: &str, depth: usize, mentions: &[Mention]) {
+    let blocks = zulip_blocks(source);
+    let source = blocks.source.as_ref();
     let mut writer = Writer {
         out,
         src: source,
@@ -55,6 +58,7 @@ fn render_into(out: &mut String, source: &str, depth: usize, mentions: &[Mention
         table: Table::default(),
         emphasis: None,
         definitions: Vec::new(),
+        starts: &blocks.starts,
     };
     let parser = Parser::new_ext(source, OPTIONS);
     writer.definitions = parser
@@ -126,6 +130,8 @@ struct Writer<'o, 's, 'm> {
     /// Link reference definitions not yet shown, latest first: CommonMark drops
     /// them from the output, Zulip (which has no reference links) shows them.
     definitions: Vec<Range<usize>>,
+    /// Starts of numbered lists written `1.` for CommonMark (see `blocks.rs`).
+    starts: &'s [(usize, u64)],
 }
 
 /// The table being written: its column alignments and where a row is.
@@ -205,6 +211,7 @@ impl<'s> Writer<'_, 's, '_> {
             // previous block already ended with one.
             Tag::List(start) => {
                 self.flush_text();
+                let start = start.map(|start| self.list_start(start, range.start));
                 match start {
                     None => self.out.push_str("<ul>\n"),
                     Some(1) => self.out.push_str("<ol>\n"),
@@ -261,6 +268,19 @@ impl<'s> Writer<'_, 's, '_> {
             // enabled; their content would still render as text.
             _ => {}
         }
+    }
+
+    /// A numbered list's real start: the one `blocks.rs` put aside for the list
+    /// whose first marker is at `at` (after any indent), else `start`.
+    fn list_start(&self, start: u64, at: usize) -> u64 {
+        if start != 1 {
+            return start;
+        }
+        let marker = at + self.slice(at..self.src.len()).len()
+            - self.slice(at..self.src.len()).trim_start_matches(' ').len();
+        self.starts
+            .binary_search_by_key(&marker, |&(offset, _)| offset)
+            .map_or(start, |found| self.starts[found].1)
     }
 
     /// Python-Markdown's cell markup: alignment as an inline style.

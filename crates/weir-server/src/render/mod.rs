@@ -5,6 +5,7 @@
 //! XSS boundary: raw HTML is always shown as text and only `http(s)`,
 //! `mailto`, `tel`, `sms` and relative URLs ever become `href`s (see `sanitize.rs`).
 
+mod blocks;
 mod code;
 mod emoji;
 mod inline;
