@@ -59,6 +59,10 @@ fn render_into(out: &mut String, source: &str, depth: usize, mentions: &[Mention
         emphasis: None,
         definitions: Vec::new(),
         starts: &blocks.starts,
+        text_end: None,
+        line_start: None,
+        keep_indent: true,
+        lists: 0,
     };
     let parser = Parser::new_ext(source, OPTIONS);
     writer.definitions = parser
@@ -78,6 +82,7 @@ fn render_into(out: &mut String, source: &str, depth: usize, mentions: &[Mention
             }
             _ => {}
         }
+        writer.whitespace(&event, &range);
         writer.event(event, range);
     }
     writer.definitions_before(usize::MAX);
@@ -132,6 +137,15 @@ struct Writer<'o, 's, 'm> {
     definitions: Vec<Range<usize>>,
     /// Starts of numbered lists written `1.` for CommonMark (see `blocks.rs`).
     starts: &'s [(usize, u64)],
+    /// Where the last inline content ended, for the spaces after it.
+    text_end: Option<usize>,
+    /// Where the line after a line break starts, for its indent.
+    line_start: Option<usize>,
+    /// Whether the current paragraph keeps its lines' indents: Python-Markdown
+    /// strips them only from the blocks of a list item after its first.
+    keep_indent: bool,
+    /// Lists open around the current event.
+    lists: usize,
 }
 
 /// The table being written: its column alignments and where a row is.
@@ -267,6 +281,68 @@ impl<'s> Writer<'_, 's, '_> {
             // Footnotes, definition lists, metadata, super/subscript are not
             // enabled; their content would still render as text.
             _ => {}
+        }
+    }
+
+    /// Zulip keeps the spaces CommonMark trims: at the end of a line, and the indent
+    /// of a paragraph's continuation lines. Called before each event is written.
+    fn whitespace(&mut self, event: &Event<'_>, range: &Range<usize>) {
+        match event {
+            Event::Start(Tag::Item) => self.keep_indent = true,
+            Event::Start(Tag::Paragraph) => {
+                // What precedes the paragraph on its line: indent, `>`s, or the
+                // marker of the item it is the first block of.
+                let before = self.slice(0..range.start);
+                let prefix = before[before.rfind('\n').map_or(0, |at| at + 1)..].trim_end();
+                self.keep_indent = self.lists == 0 || prefix.ends_with(['*', '-', '+', '.']);
+            }
+            Event::Text(_) if self.code.is_none() => {
+                if let Some(start) = self.line_start.take() {
+                    let indent = self.slice(start..range.start);
+                    if self.keep_indent && indent.bytes().all(|b| b == b' ') {
+                        self.text.push_str(indent);
+                    }
+                }
+                self.text_end = Some(range.end);
+            }
+            Event::SoftBreak | Event::HardBreak => {
+                self.trailing_spaces();
+                if self.slice(range.clone()).starts_with('\\') {
+                    self.text.push('\\');
+                }
+                let rest = self.slice(range.start..self.src.len());
+                self.line_start = rest.find('\n').map(|at| range.start + at + 1);
+            }
+            Event::Code(_)
+            | Event::InlineHtml(_)
+            | Event::End(
+                TagEnd::Emphasis
+                | TagEnd::Strong
+                | TagEnd::Strikethrough
+                | TagEnd::Link
+                | TagEnd::Image,
+            ) => self.text_end = Some(range.end),
+            Event::End(TagEnd::Paragraph | TagEnd::Item) => self.trailing_spaces(),
+            Event::Start(Tag::List(_)) => {
+                self.trailing_spaces();
+                self.lists += 1;
+            }
+            Event::End(TagEnd::List(_)) => self.lists = self.lists.saturating_sub(1),
+            _ => {}
+        }
+    }
+
+    /// The spaces between the last inline content and the end of its line, as text.
+    fn trailing_spaces(&mut self) {
+        let Some(end) = self.text_end.take() else {
+            return;
+        };
+        let rest = self.slice(end..self.src.len());
+        let spaces = &rest[..rest.len() - rest.trim_start_matches([' ', '\t']).len()];
+        let at_line_end =
+            rest[spaces.len()..].is_empty() || rest[spaces.len()..].starts_with(['\n', '\r']);
+        if at_line_end {
+            self.text.push_str(spaces);
         }
     }
 
@@ -794,6 +870,17 @@ mod tests {
             render("Hello [world][r] [x]\n\n[x]: https://a.org\n[r]: https://b.org"),
             "<p>Hello [world][r] [x]</p>\n<p>[x]: <a href=\"https://a.org\">https://a.org</a><br>\n\
              [r]: <a href=\"https://b.org\">https://b.org</a></p>"
+        );
+    }
+
+    #[test]
+    fn spaces_zulip_keeps() {
+        assert_eq!(render("test  "), "<p>test  </p>");
+        assert_eq!(render("a  \nb"), "<p>a  <br>\nb</p>");
+        assert_eq!(render("* a \n  b"), "<ul>\n<li>a <br>\n  b</li>\n</ul>");
+        assert_eq!(
+            render("* a\n\n  b\n  c"),
+            "<ul>\n<li>\n<p>a</p>\n<p>b<br>\nc</p>\n</li>\n</ul>"
         );
     }
 
