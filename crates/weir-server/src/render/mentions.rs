@@ -202,7 +202,7 @@ impl Marker<'_> {
                 rest = &rest[used..];
                 continue;
             }
-            if let Some(used) = mention_len(rest) {
+            if let Some(used) = mention_len(rest).filter(|_| after_boundary(&self.out)) {
                 let source = &rest[..used];
                 let html = match self.known.get(source) {
                     Some(html) => html.clone(),
@@ -231,6 +231,15 @@ impl Marker<'_> {
     }
 }
 
+/// Zulip's `BEFORE_MENTION_ALLOWED_REGEX`: a mention starts the text or follows
+/// whitespace or one of `'"({[/<`, so `a@**b**` is no mention.
+fn after_boundary(before: &str) -> bool {
+    before
+        .chars()
+        .next_back()
+        .is_none_or(|c| c.is_whitespace() || "'\"({[/<".contains(c))
+}
+
 /// The prefix of a mention at the start of `text`, and whether it is silent / a channel.
 fn prefix(text: &str) -> Option<(&'static str, bool, bool)> {
     if text.starts_with("@_**") {
@@ -251,7 +260,7 @@ fn mention_len(text: &str) -> Option<usize> {
     let (prefix, _, _) = prefix(text)?;
     let inner_end = text[prefix.len()..].find("**")?;
     let inner = &text[prefix.len()..prefix.len() + inner_end];
-    if inner.is_empty() || inner.contains('\n') {
+    if inner.is_empty() || inner.contains(['\n', '*']) {
         return None;
     }
     Some(prefix.len() + inner_end + 2)
@@ -262,45 +271,113 @@ fn mention_len(text: &str) -> Option<usize> {
 fn mention_html(source: &str, directory: &dyn Directory) -> Option<String> {
     let (prefix, silent, is_stream) = prefix(source)?;
     let inner = source.get(prefix.len()..source.len().checked_sub(2)?)?;
-    let mut html = String::new();
     if is_stream {
-        let (id, name) = directory.stream(inner)?;
-        let slug = encode_hash_component(&name.replace(' ', "-"));
-        html.push_str(&format!(
-            "<a class=\"stream\" data-stream-id=\"{id}\" href=\"/#narrow/channel/{id}-"
-        ));
-        escape_attr(&mut html, &slug);
-        html.push_str("\">#");
-        escape_text(&mut html, &name);
-        html.push_str("</a>");
-    } else {
-        let (name, id) = match inner.rsplit_once('|') {
-            Some((name, id)) => (name, Some(id.parse().ok()?)),
-            None => (inner, None),
-        };
-        let (user_id, full_name) = directory.user(name, id)?;
-        let class = if silent {
-            "user-mention silent"
-        } else {
-            "user-mention"
-        };
-        html.push_str(&format!(
-            "<span class=\"{class}\" data-user-id=\"{user_id}\">"
-        ));
-        if !silent {
-            html.push('@');
-        }
-        escape_text(&mut html, &full_name);
-        html.push_str("</span>");
+        return channel_link_html(inner, directory);
     }
+    if let Some(html) = wildcard_html(inner, silent) {
+        return Some(html);
+    }
+    let (name, id) = match inner.rsplit_once('|') {
+        Some((name, id)) => (name, Some(id.parse().ok()?)),
+        None => (inner, None),
+    };
+    let (user_id, full_name) = directory.user(name, id)?;
+    let class = if silent {
+        "user-mention silent"
+    } else {
+        "user-mention"
+    };
+    let mut html = format!("<span class=\"{class}\" data-user-id=\"{user_id}\">");
+    if !silent {
+        html.push('@');
+    }
+    escape_text(&mut html, &full_name);
+    html.push_str("</span>");
     Some(html)
 }
 
-/// Zulip's `encode_hash_component`: URI-component encoding with `.` for `%`.
+/// `#**channel**`, `#**channel>topic**` and `#**channel>topic@id**`, as Zulip's
+/// `StreamPattern`, `StreamTopicPattern` and `StreamTopicMessagePattern` render them.
+fn channel_link_html(inner: &str, directory: &dyn Directory) -> Option<String> {
+    let mut html = String::new();
+    let Some((channel, topic)) = inner.split_once('>') else {
+        let (id, name) = directory.stream(inner)?;
+        html.push_str(&format!(
+            "<a class=\"stream\" data-stream-id=\"{id}\" href=\""
+        ));
+        escape_attr(
+            &mut html,
+            &format!("/#narrow/channel/{}", encode_stream(id, &name)),
+        );
+        html.push_str("\">#");
+        escape_text(&mut html, &name);
+        html.push_str("</a>");
+        return Some(html);
+    };
+    let message = topic.rsplit_once('@').and_then(|(topic, id)| {
+        (!id.is_empty() && id.len() <= 18 && id.bytes().all(|b| b.is_ascii_digit()))
+            .then_some((topic, id))
+    });
+    let (id, name) = directory.stream(channel)?;
+    let topic = message.map_or(topic, |(topic, _)| topic);
+    let mut href = format!(
+        "/#narrow/channel/{}/topic/{}",
+        encode_stream(id, &name),
+        encode_hash_component(topic)
+    );
+    match message {
+        Some((_, message_id)) => {
+            href.push_str(&format!("/near/{message_id}"));
+            html.push_str("<a class=\"message-link\" href=\"");
+        }
+        None => html.push_str(&format!(
+            "<a class=\"stream-topic\" data-stream-id=\"{id}\" href=\""
+        )),
+    }
+    escape_attr(&mut html, &href);
+    html.push_str("\">#");
+    escape_text(&mut html, &name);
+    html.push_str(" &gt; ");
+    if topic.is_empty() {
+        // Zulip's name for the empty topic.
+        html.push_str("<em>general chat</em>");
+    } else {
+        escape_text(&mut html, topic);
+    }
+    if message.is_some() {
+        html.push_str(" @ 💬");
+    }
+    html.push_str("</a>");
+    Some(html)
+}
+
+/// `@**all**` (`everyone`, `channel`, `stream`) and `@**topic**`, Zulip's wildcards.
+fn wildcard_html(name: &str, silent: bool) -> Option<String> {
+    let (class, user_id) = match name {
+        "all" | "everyone" | "channel" | "stream" => (
+            "user-mention channel-wildcard-mention",
+            " data-user-id=\"*\"",
+        ),
+        "topic" => ("topic-mention", ""),
+        _ => return None,
+    };
+    let (silent_class, at) = if silent { (" silent", "") } else { ("", "@") };
+    Some(format!(
+        "<span class=\"{class}{silent_class}\"{user_id}>{at}{name}</span>"
+    ))
+}
+
+/// Zulip's `encode_stream`: the id, then the name with spaces as dashes.
+fn encode_stream(id: i64, name: &str) -> String {
+    format!("{id}-{}", encode_hash_component(&name.replace(' ', "-")))
+}
+
+/// Zulip's `hash_util_encode`: Python's `quote(text, safe="")` (letters, digits and
+/// `-_.~` kept), then `.` as `.2E` and `%` as `.`.
 fn encode_hash_component(text: &str) -> String {
     let mut out = String::new();
     for byte in text.bytes() {
-        if byte.is_ascii_alphanumeric() || b"-_~!*'()".contains(&byte) {
+        if byte.is_ascii_alphanumeric() || b"-_~".contains(&byte) {
             out.push(char::from(byte));
         } else {
             out.push_str(&format!(".{byte:02X}"));
@@ -444,6 +521,36 @@ mod tests {
         assert_eq!(
             render_with_mentions("`@**Ada Okafor**`", &Org),
             "<p><code>@**Ada Okafor**</code></p>"
+        );
+    }
+
+    #[test]
+    fn topic_and_message_links_and_wildcards_are_zulips() {
+        assert_eq!(
+            render_with_mentions("#**general>Café talk!**", &Org),
+            "<p><a class=\"stream-topic\" data-stream-id=\"4\" \
+             href=\"/#narrow/channel/4-general/topic/Caf.C3.A9.20talk.21\">#general &gt; \
+             Café talk!</a></p>"
+        );
+        assert_eq!(
+            render_with_mentions("#**general>t@42** #**general>**", &Org),
+            "<p><a class=\"message-link\" href=\"/#narrow/channel/4-general/topic/t/near/42\">\
+             #general &gt; t @ 💬</a> <a class=\"stream-topic\" data-stream-id=\"4\" \
+             href=\"/#narrow/channel/4-general/topic/\">#general &gt; <em>general chat</em></a></p>"
+        );
+        assert_eq!(
+            render_with_mentions("@**all** @_**topic**", &Org),
+            "<p><span class=\"user-mention channel-wildcard-mention\" data-user-id=\"*\">@all</span> \
+             <span class=\"topic-mention silent\">topic</span></p>"
+        );
+    }
+
+    #[test]
+    fn mentions_need_a_boundary_before_them() {
+        assert_eq!(
+            render_with_mentions("a@**Ada Okafor** (@**Ada Okafor**)", &Org),
+            "<p>a@<strong>Ada Okafor</strong> (<span class=\"user-mention\" data-user-id=\"8\">\
+             @Ada Okafor</span>)</p>"
         );
     }
 
