@@ -14,6 +14,7 @@ use pulldown_cmark::{
 use super::blocks::zulip_blocks;
 use super::code::push_code_block;
 use super::emoji::push_text_with_emoji;
+use super::fences::{Chunk, split_fences};
 use super::inline::push_with_strikethrough;
 use super::linkify::push_linkified;
 use super::mentions::{Mention, push_with_mentions, restore};
@@ -43,27 +44,26 @@ pub(super) fn render_with(source: &str, mentions: &[Mention]) -> String {
 
 /// Renders `source` as a block sequence appended to `out`, each block ending in `\n`.
 fn render_into(out: &mut String, source: &str, depth: usize, mentions: &[Mention]) {
+    for chunk in split_fences(source) {
+        match chunk {
+            Chunk::Markdown(markdown) => render_markdown_into(out, markdown, depth, mentions),
+            Chunk::Fenced { lang, header, body } => {
+                let code = Code {
+                    info: format!("{lang} {header}"),
+                    text: body,
+                    not_a_fence: None,
+                };
+                Writer::new(out, "", depth, mentions, &[]).code_block(&code);
+            }
+        }
+    }
+}
+
+/// Renders Markdown without Zulip fences (see `fences.rs`) appended to `out`.
+fn render_markdown_into(out: &mut String, source: &str, depth: usize, mentions: &[Mention]) {
     let blocks = zulip_blocks(source);
     let source = blocks.source.as_ref();
-    let mut writer = Writer {
-        out,
-        src: source,
-        depth,
-        mentions,
-        text: String::new(),
-        inline: Vec::new(),
-        link_depth: 0,
-        code: None,
-        html: None,
-        table: Table::default(),
-        emphasis: None,
-        definitions: Vec::new(),
-        starts: &blocks.starts,
-        text_end: None,
-        line_start: None,
-        keep_indent: true,
-        lists: 0,
-    };
+    let mut writer = Writer::new(out, source, depth, mentions, &blocks.starts);
     let parser = Parser::new_ext(source, OPTIONS);
     writer.definitions = parser
         .reference_definitions()
@@ -156,7 +156,35 @@ struct Table {
     head: bool,
 }
 
-impl<'s> Writer<'_, 's, '_> {
+impl<'o, 's, 'm> Writer<'o, 's, 'm> {
+    fn new(
+        out: &'o mut String,
+        src: &'s str,
+        depth: usize,
+        mentions: &'m [Mention],
+        starts: &'s [(usize, u64)],
+    ) -> Self {
+        Writer {
+            out,
+            src,
+            depth,
+            mentions,
+            text: String::new(),
+            inline: Vec::new(),
+            link_depth: 0,
+            code: None,
+            html: None,
+            table: Table::default(),
+            emphasis: None,
+            definitions: Vec::new(),
+            starts,
+            text_end: None,
+            line_start: None,
+            keep_indent: true,
+            lists: 0,
+        }
+    }
+
     fn event(&mut self, event: Event<'_>, range: Range<usize>) {
         match event {
             Event::Start(tag) => self.start(tag, range),

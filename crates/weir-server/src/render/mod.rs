@@ -8,6 +8,7 @@
 mod blocks;
 mod code;
 mod emoji;
+mod fences;
 mod inline;
 mod linkify;
 mod markdown;
