@@ -95,7 +95,10 @@ fn cases() -> Vec<Case> {
 
 #[tokio::test]
 async fn zulips_markdown_corpus_renders_as_zulip_renders_it() {
-    let server = TestServer::standard();
+    // Zulip's test realm is `http://zulip.testserver`; the corpus links into it.
+    let mut seed = standard_seed();
+    seed["realm"]["url"] = json!("http://zulip.testserver");
+    let server = TestServer::start(seed, &[]);
     let mark = server.as_user(&MEMBER);
     // Cases flagged `translate_emoticons` are rendered for an author who turned the
     // setting on (if the server does not know the setting, they differ and are listed).

@@ -21,6 +21,11 @@ pub trait Directory {
     fn user(&self, name: &str, id: Option<i64>) -> Option<(i64, String)>;
     /// The channel `#**name**` names: `(stream_id, name)`.
     fn stream(&self, name: &str) -> Option<(i64, String)>;
+    /// The organization's URL (`https://chat.example.com`), whose links Zulip makes
+    /// relative.
+    fn realm_url(&self) -> Option<String> {
+        None
+    }
 }
 
 const OPEN: char = '\u{E000}';
@@ -46,7 +51,37 @@ pub fn render_with_mentions(source: &str, directory: &dyn Directory) -> String {
         return super::markdown::render(source);
     }
     let (marked, mentions) = mark_mentions(source, directory);
-    super::markdown::render_with(&marked, &mentions)
+    let html = super::markdown::render_with(&marked, &mentions);
+    match directory.realm_url() {
+        Some(realm) => relative_local_links(html, &realm),
+        None => html,
+    }
+}
+
+/// Zulip's `rewrite_local_links_to_relative`: links into the organization's own
+/// narrows and uploads become relative (`#narrow/…`, `user_uploads/…`). Only a real
+/// tag can hold `<a href="`, since text has its `<` escaped.
+fn relative_local_links(html: String, realm: &str) -> String {
+    let mut prefix = String::from("<a href=\"");
+    escape_attr(&mut prefix, realm.trim_end_matches('/'));
+    prefix.push('/');
+    if realm.is_empty() || !html.contains(&prefix) {
+        return html;
+    }
+    let mut out = String::with_capacity(html.len());
+    let mut rest = html.as_str();
+    while let Some(at) = rest.find(&prefix) {
+        let after = &rest[at + prefix.len()..];
+        out.push_str(&rest[..at]);
+        if after.starts_with('#') || after.starts_with("user_uploads/") {
+            out.push_str("<a href=\"");
+        } else {
+            out.push_str(&prefix);
+        }
+        rest = after;
+    }
+    out.push_str(rest);
+    out
 }
 
 /// A stretch of text between placeholders, or the mention a placeholder stands for.
@@ -551,6 +586,33 @@ mod tests {
             render_with_mentions("a@**Ada Okafor** (@**Ada Okafor**)", &Org),
             "<p>a@<strong>Ada Okafor</strong> (<span class=\"user-mention\" data-user-id=\"8\">\
              @Ada Okafor</span>)</p>"
+        );
+    }
+
+    #[test]
+    fn links_into_the_organization_become_relative() {
+        struct Realm;
+        impl Directory for Realm {
+            fn user(&self, _: &str, _: Option<i64>) -> Option<(i64, String)> {
+                None
+            }
+            fn stream(&self, _: &str) -> Option<(i64, String)> {
+                None
+            }
+            fn realm_url(&self) -> Option<String> {
+                Some("https://chat.example.com".to_owned())
+            }
+        }
+        assert_eq!(
+            render_with_mentions(
+                "[a](https://chat.example.com/#narrow/channel/1) \
+                 https://chat.example.com/user_uploads/2/x.png \
+                 https://chat.example.com/help",
+                &Realm
+            ),
+            "<p><a href=\"#narrow/channel/1\">a</a> <a href=\"user_uploads/2/x.png\">\
+             https://chat.example.com/user_uploads/2/x.png</a> \
+             <a href=\"https://chat.example.com/help\">https://chat.example.com/help</a></p>"
         );
     }
 
