@@ -1,7 +1,9 @@
 //! Turns pulldown-cmark's CommonMark events into the HTML Zulip stores,
-//! applying Zulip's dialect on top: newlines are line breaks, raw HTML is
-//! shown as text, `_`/`__` are not emphasis, there are no setext headings,
-//! fenced `quote`/`spoiler` blocks nest Markdown, and code blocks use Zulip's
+//! applying Zulip's dialect on top: Zulip's fenced blocks are split off first
+//! (`fences.rs`) and list/quote lines respelled (`blocks.rs`); newlines are line
+//! breaks, raw HTML is shown as text, `_`/`__` are not emphasis, emphasis stays
+//! within a line, there are no setext headings and no reference links, fenced
+//! `quote`/`spoiler` blocks nest Markdown, and code blocks use Zulip's
 //! `codehilite` wrapper.
 
 use std::fmt::Write as _;
