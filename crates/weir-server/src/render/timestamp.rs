@@ -19,10 +19,11 @@ const MAX_LEN: usize = 256;
 /// If `text` starts with `<time:…>`, its length and the HTML it becomes.
 pub(super) fn timestamp_at(text: &str) -> Option<(usize, String)> {
     let body = text.strip_prefix("<time:")?;
-    let end = body
-        .get(..MAX_LEN.min(body.len()))
-        .unwrap_or(body)
-        .find(['>', '\n'])?;
+    let window = (0..=MAX_LEN.min(body.len()))
+        .rev()
+        .find(|&i| body.is_char_boundary(i))
+        .unwrap_or(0);
+    let end = body[..window].find(['>', '\n'])?;
     if !body[end..].starts_with('>') {
         return None;
     }
@@ -415,5 +416,7 @@ mod tests {
         );
         assert_eq!(timestamp_at("<time:x\n>"), None);
         assert_eq!(timestamp_at("<time:x"), None);
+        let long = format!("<time:{}>", "é".repeat(200));
+        assert_eq!(timestamp_at(&long), None);
     }
 }
