@@ -11,6 +11,7 @@
 //!   its real start kept aside ([`Blocks::starts`]) for the writer's `<ol start>`.
 //! * A list right after a paragraph line starts a list (Zulip's `hanging_lists`), even
 //!   an ordered one not starting at 1: a blank line is put before it.
+//! * `1)` is no list marker in Zulip; it is escaped.
 //! * A block of nothing but `>` is text, its last `>` literal (`>>>` is two quotes
 //!   around `&gt;`), and empty `>` lines start a quote that takes in the lines after.
 
@@ -33,7 +34,7 @@ pub(super) struct Blocks<'s> {
 
 /// `source` with Zulip's list and quote structure spelled the CommonMark way.
 pub(super) fn zulip_blocks(source: &str) -> Blocks<'_> {
-    if !source.contains(['*', '-', '+', '.', '>']) {
+    if !source.contains(['*', '-', '+', '.', ')', '>']) {
         return Blocks {
             source: Cow::Borrowed(source),
             starts: Vec::new(),
@@ -129,7 +130,19 @@ impl Rewriter {
             if indent == 0 && block_start {
                 self.levels.clear();
             }
-            self.out.push_str(line);
+            let digits = body.len() - body.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+            let paren_item = digits > 0
+                && digits <= 9
+                && body[digits..].starts_with(") ")
+                && (indent < 4 || !self.levels.is_empty());
+            if paren_item {
+                // `1)` starts a list in CommonMark only: Zulip shows it as text.
+                self.out.push_str(&line[..indent + digits]);
+                self.out.push('\\');
+                self.out.push_str(&body[digits..]);
+            } else {
+                self.out.push_str(line);
+            }
             return;
         };
         let mut sibling = None;
@@ -233,6 +246,11 @@ mod tests {
     #[test]
     fn a_list_after_a_paragraph_line_starts_a_list() {
         assert_eq!(rewrite("text\n3. a"), "text\n\n3. a");
+    }
+
+    #[test]
+    fn parenthesised_numbers_are_text() {
+        assert_eq!(rewrite("1) a\n    2) b"), "1\\) a\n    2) b");
     }
 
     #[test]

@@ -989,6 +989,11 @@ mod tests {
     }
 
     #[test]
+    fn only_dotted_numbers_make_lists() {
+        assert_eq!(render("1) A\n2) B"), "<p>1) A<br>\n2) B</p>");
+    }
+
+    #[test]
     fn nested_list_follows_item_text() {
         assert_eq!(
             render("* outer\n  * inner"),
