@@ -43,16 +43,19 @@ const MAX_TOKEN: usize = 8192;
 pub(super) fn push_linkified(out: &mut String, text: &str) {
     let mut emitted = 0;
     let mut at = 0;
-    // End of the whitespace-free run `at` is in, found once per run.
+    // End of the whitespace-free run `at` is in, and where the trailing punctuation
+    // ending the run starts: found once per run.
     let mut run_end = 0;
+    let mut run_min_end = 0;
     while at < text.len() {
         if at >= run_end {
             run_end = text[at..]
                 .find(char::is_whitespace)
                 .map_or(text.len(), |i| (at + i).max(at + 1));
+            run_min_end = text[..run_end].trim_end_matches(TRAILING).len();
         }
         if may_start(text, at)
-            && let Some((end, href)) = link_at(&text[..run_end], at)
+            && let Some((end, href)) = link_at(&text[..run_end], at, run_min_end.saturating_sub(at))
         {
             push_text_with_emoji(out, &text[emitted..at]);
             let shown = &text[at..end];
@@ -82,16 +85,15 @@ fn is_word(c: char) -> bool {
     c.is_alphanumeric() || c == '_'
 }
 
-/// The link starting at `at` in `text`, a run without whitespace: where it ends and
-/// its `href`.
-fn link_at(text: &str, at: usize) -> Option<(usize, String)> {
+/// The link starting at `at` in `text`, a run without whitespace, which must reach at
+/// least `min_end` bytes from `at` (all after that is trailing punctuation): where it
+/// ends and its `href`.
+fn link_at(text: &str, at: usize, min_end: usize) -> Option<(usize, String)> {
     let mut token = &text[at..];
     if token.len() > MAX_TOKEN {
         let cut = (0..=MAX_TOKEN).rev().find(|&i| token.is_char_boundary(i))?;
         token = &token[..cut];
     }
-    // The link must reach at least `min_end`: all after it is trailing punctuation.
-    let min_end = token.trim_end_matches(TRAILING).len();
     if let Some(end) = web_link(token, min_end) {
         let shown = &token[..end];
         let href = if shown.starts_with("http://") || shown.starts_with("https://") {
@@ -306,7 +308,20 @@ mod tests {
     }
 
     #[test]
+    fn only_trailing_punctuation_may_follow() {
+        assert_eq!(
+            render("a.com!?"),
+            format!("{}!?", link("http://a.com", "a.com"))
+        );
+        assert_eq!(render("a.com!x"), "a.com!x");
+        let long = format!("https://a.org/{}", "x".repeat(9000));
+        assert_eq!(render(&long), long);
+    }
+
+    #[test]
     fn long_runs_without_whitespace_stay_linear() {
+        let text = format!("{}{}", "a,".repeat(4_000), ",".repeat(8_000));
+        assert_eq!(render(&text), text);
         let text = "(http://x/".repeat(2_000);
         assert!(render(&text).len() >= text.len());
         let text = "a.".repeat(20_000);
