@@ -989,6 +989,34 @@ mod tests {
     }
 
     #[test]
+    fn tables_are_python_markdowns() {
+        assert_eq!(
+            render("a | b | c\n:- | :-: | -:\n<x> | `y` | z"),
+            "<table>\n<thead>\n<tr>\n<th style=\"text-align: left;\">a</th>\n\
+             <th style=\"text-align: center;\">b</th>\n<th style=\"text-align: right;\">c</th>\n\
+             </tr>\n</thead>\n<tbody>\n<tr>\n<td style=\"text-align: left;\">&lt;x&gt;</td>\n\
+             <td style=\"text-align: center;\"><code>y</code></td>\n\
+             <td style=\"text-align: right;\">z</td>\n</tr>\n</tbody>\n</table>"
+        );
+    }
+
+    #[test]
+    fn code_spans_keep_edge_spaces_and_links_take_tel_and_sms() {
+        assert_eq!(render("` a `"), "<p><code> a </code></p>");
+        assert_eq!(
+            render("[c](tel:+1) [s](sms:+1)"),
+            "<p><a href=\"tel:+1\">c</a> <a href=\"sms:+1\">s</a></p>"
+        );
+    }
+
+    #[test]
+    fn emphasis_stays_within_a_line() {
+        assert_eq!(render("**a\nb**"), "<p>**a<br>\nb**</p>");
+        assert_eq!(render("*a\nb*"), "<p>*a<br>\nb*</p>");
+        assert_eq!(render("~~a\nb~~"), "<p>~~a<br>\nb~~</p>");
+    }
+
+    #[test]
     fn only_dotted_numbers_make_lists() {
         assert_eq!(render("1) A\n2) B"), "<p>1) A<br>\n2) B</p>");
     }
