@@ -3,6 +3,10 @@
 //! except the cases `docs/zulip-compatibility.md` lists with a reason under "Markdown
 //! corpus: known differences". A listed case that now passes fails the test too, so the
 //! list stays true.
+//!
+//! Flags: `translate_emoticons` cases are rendered for an author with that setting on;
+//! `backend_only_rendering` and `marked_expected_output` concern Zulip's web client's
+//! local echo, so they change nothing here (the server's HTML is what is compared).
 
 use std::collections::{BTreeMap, BTreeSet};
 
