@@ -1,6 +1,39 @@
 //! Inline syntax Zulip has and CommonMark reads differently, applied to the text
 //! pulldown-cmark left as text.
 
+/// Appends `text` through `plain`, turning what CommonMark left of Zulip's `**strong**`
+/// (`(\*\*)([^\n]+?)\*\*`: spaces inside allowed, unlike CommonMark's flanking rules)
+/// and `~~strike~~` into markup.
+pub(super) fn push_with_zulip_inline(out: &mut String, text: &str, plain: fn(&mut String, &str)) {
+    let mut emitted = 0;
+    let mut from = 0;
+    while let Some(open) = text.get(from..).and_then(|rest| rest.find("**")) {
+        let open = from + open;
+        let body = open + 2;
+        // At least one character, then the closing `**`, all on one line.
+        let Some(first) = text[body..].chars().next() else {
+            break;
+        };
+        let Some(close) = text[body + first.len_utf8()..]
+            .find("**")
+            .map(|at| body + first.len_utf8() + at)
+        else {
+            break;
+        };
+        if let Some(newline) = text[open..close].find('\n') {
+            from = open + newline + 1;
+            continue;
+        }
+        push_with_strikethrough(out, &text[emitted..open], plain);
+        out.push_str("<strong>");
+        push_with_strikethrough(out, &text[body..close], plain);
+        out.push_str("</strong>");
+        emitted = close + 2;
+        from = close + 2;
+    }
+    push_with_strikethrough(out, &text[emitted..], plain);
+}
+
 /// Appends `text` through `plain`, turning what CommonMark left of Zulip's
 /// `~~strike~~` into `<del>`: Zulip's rule (`(?<!~)~~([^~\n]+?)~~(?!~)`) allows
 /// spaces inside the tildes (`~~ a ~~`), which CommonMark's flanking rules refuse.
@@ -43,6 +76,21 @@ mod tests {
         let mut out = String::new();
         push_with_strikethrough(&mut out, text, escape_text);
         out
+    }
+
+    fn zulip(text: &str) -> String {
+        let mut out = String::new();
+        push_with_zulip_inline(&mut out, text, escape_text);
+        out
+    }
+
+    #[test]
+    fn spaced_stars_are_strong() {
+        assert_eq!(zulip("a ** b ** c"), "a <strong> b </strong> c");
+        assert_eq!(zulip("**x ~~ y ~~**"), "<strong>x <del> y </del></strong>");
+        assert_eq!(zulip("a * b ** c"), "a * b ** c");
+        assert_eq!(zulip("****"), "****");
+        assert_eq!(zulip("**é**"), "<strong>é</strong>");
     }
 
     #[test]

@@ -49,9 +49,13 @@ pub(super) fn push_linkified(out: &mut String, text: &str) {
     let mut run_min_end = 0;
     while at < text.len() {
         if at >= run_end {
-            run_end = text[at..]
-                .find(char::is_whitespace)
-                .map_or(text.len(), |i| (at + i).max(at + 1));
+            let rest = &text[at..];
+            run_end = match rest.find(char::is_whitespace) {
+                // At whitespace: a run of its own, one character long.
+                Some(0) => at + rest.chars().next().map_or(1, char::len_utf8),
+                Some(i) => at + i,
+                None => text.len(),
+            };
             run_min_end = text[..run_end].trim_end_matches(TRAILING).len();
         }
         if may_start(text, at)
@@ -316,6 +320,15 @@ mod tests {
         assert_eq!(render("a.com!x"), "a.com!x");
         let long = format!("https://a.org/{}", "x".repeat(9000));
         assert_eq!(render(&long), long);
+    }
+
+    #[test]
+    fn multibyte_whitespace_is_a_boundary() {
+        let text = "a\u{85}b.com";
+        assert_eq!(
+            render(text),
+            format!("a\u{85}{}", link("http://b.com", "b.com"))
+        );
     }
 
     #[test]

@@ -17,7 +17,7 @@ use super::blocks::zulip_blocks;
 use super::code::push_code_block;
 use super::emoji::push_text_with_emoji;
 use super::fences::{Chunk, split_fences};
-use super::inline::push_with_strikethrough;
+use super::inline::push_with_zulip_inline;
 use super::linkify::push_linkified;
 use super::mentions::{Mention, push_with_mentions, restore};
 use super::sanitize::{escape_attr, escape_text, is_safe_url};
@@ -640,11 +640,11 @@ impl<'o, 's, 'm> Writer<'o, 's, 'm> {
         }
         let (in_link, plain): (bool, fn(&mut String, &str)) = if self.link_depth > 0 {
             (true, |out, text| {
-                push_with_strikethrough(out, text, push_text_with_emoji)
+                push_with_zulip_inline(out, text, push_text_with_emoji)
             })
         } else {
             (false, |out, text| {
-                push_with_strikethrough(out, text, push_linkified)
+                push_with_zulip_inline(out, text, push_linkified)
             })
         };
         push_with_mentions(self.out, &self.text, self.mentions, in_link, plain);

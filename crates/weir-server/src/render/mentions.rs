@@ -173,8 +173,11 @@ pub(super) fn push_with_mentions(
     for piece in pieces(text, mentions) {
         match piece {
             Piece::Text(text) => pending.push_str(text),
+            // Shown as written, and as plain text: its `**` are no emphasis.
             Piece::Mention(mention) if in_link && mention.is_link() => {
-                pending.push_str(&mention.source);
+                plain(out, &pending);
+                pending.clear();
+                escape_text(out, &mention.source);
             }
             Piece::Mention(mention) => {
                 plain(out, &pending);
