@@ -121,6 +121,7 @@ fn web_link(token: &str, min_end: usize) -> Option<usize> {
         let host = span(&token[scheme..], |c| is_word(c) || ".:@-".contains(c));
         // The host is lazy: the first length after which the link can end wins.
         return (scheme + 1..=scheme + host)
+            .filter(|&end| token.is_char_boundary(end))
             .find_map(|end| end_after_host(token, end, scheme + host, min_end));
     }
     let run = span(token, |c| is_word(c) || c == '.' || c == '-');
@@ -320,6 +321,15 @@ mod tests {
         assert_eq!(render("a.com!x"), "a.com!x");
         let long = format!("https://a.org/{}", "x".repeat(9000));
         assert_eq!(render(&long), long);
+    }
+
+    #[test]
+    fn hosts_may_have_letters_beyond_ascii() {
+        assert_eq!(render("http://é.org"), link("http://é.org", "http://é.org"));
+        assert_eq!(
+            render("http://éé!"),
+            format!("{}!", link("http://éé", "http://éé"))
+        );
     }
 
     #[test]

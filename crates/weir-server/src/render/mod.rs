@@ -252,6 +252,20 @@ mod tests {
             "<https://",
             "@**",
             "$$",
+            "\u{85}",
+            "\u{3000}",
+            "http://é",
+            "x.com",
+            "a@b.co",
+            "<time:1>",
+            "<time:",
+            "1) ",
+            "  2. ",
+            "```quote\n",
+            "~~~\n",
+            "| a |\n|---|\n",
+            "[r]: https://a.org\n",
+            "#**a>b**",
         ];
         let mut rng = XorShift(0x9E37_79B9_7F4A_7C15);
         for _ in 0..4000 {
