@@ -99,12 +99,8 @@ enum Inline {
     Literal(&'static str),
     /// The source after a link's text, for a link Zulip shows as written.
     LiteralSource(String),
-    /// A link or image; `href` is `None` when the URL was refused or the image
-    /// sits inside another link, so only its text is shown.
-    Link {
-        href: Option<String>,
-        content_start: usize,
-    },
+    /// A link, and where its text starts in the output.
+    Link { href: String, content_start: usize },
     /// A setext heading shown as a paragraph, followed by its underline.
     Setext(String),
 }
@@ -548,12 +544,12 @@ impl<'o, 's, 'm> Writer<'o, 's, 'm> {
         self.inline.push(Inline::Literal(close));
     }
 
-    /// Links (and images, which must not load remote content) become
-    /// `<a href>` when the URL passes the scheme policy, else just their text.
+    /// Links become `<a href>` when the URL passes the scheme policy.
     ///
-    /// Zulip has no `<url>` autolinks (its linkifier links the URL between the
-    /// brackets) and no reference-style links, and shows a link whose URL it
-    /// refuses as the source it was; the text in all these is still Markdown.
+    /// Zulip (10) has no image syntax, no `<url>` autolinks (its linkifier links
+    /// the URL between the brackets) and no reference-style links, and shows a
+    /// link whose URL it refuses as the source it was; the text in all these is
+    /// still Markdown.
     fn open_link(&mut self, link_type: LinkType, dest: &str, range: Range<usize>, image: bool) {
         let source = self.slice(range);
         let open = if image { "![" } else { "[" };
@@ -570,9 +566,7 @@ impl<'o, 's, 'm> Writer<'o, 's, 'm> {
                 return;
             }
         }
-        let safe = is_safe_url(dest);
-        let nested_image = image && self.link_depth > 0;
-        if !safe && !nested_image {
+        if image || !is_safe_url(dest) {
             let rest = source.rfind("](").map_or("]", |at| &source[at..]);
             self.text.push_str(open);
             self.inline.push(Inline::LiteralSource(rest.to_owned()));
@@ -580,14 +574,11 @@ impl<'o, 's, 'm> Writer<'o, 's, 'm> {
         }
         self.flush_text();
         self.link_depth += 1;
-        let href = (!nested_image).then(|| dest.to_owned());
-        if let Some(href) = &href {
-            self.out.push_str("<a href=\"");
-            escape_attr(self.out, href);
-            self.out.push_str("\">");
-        }
+        self.out.push_str("<a href=\"");
+        escape_attr(self.out, dest);
+        self.out.push_str("\">");
         self.inline.push(Inline::Link {
-            href,
+            href: dest.to_owned(),
             content_start: self.out.len(),
         });
     }
@@ -603,18 +594,16 @@ impl<'o, 's, 'm> Writer<'o, 's, 'm> {
             }) => {
                 self.flush_text();
                 self.link_depth = self.link_depth.saturating_sub(1);
-                if let Some(href) = href {
-                    // Zulip shows the URL when the link text is empty.
-                    let empty = self
-                        .out
-                        .get(content_start..)
-                        .is_some_and(|t| t.trim().is_empty());
-                    if empty {
-                        self.out.truncate(content_start);
-                        escape_text(self.out, &href);
-                    }
-                    self.out.push_str("</a>");
+                // Zulip shows the URL when the link text is empty.
+                let empty = self
+                    .out
+                    .get(content_start..)
+                    .is_some_and(|t| t.trim().is_empty());
+                if empty {
+                    self.out.truncate(content_start);
+                    escape_text(self.out, &href);
                 }
+                self.out.push_str("</a>");
             }
             Some(Inline::Setext(underline)) => {
                 self.flush_text();
@@ -914,19 +903,17 @@ mod tests {
         );
     }
 
+    /// Zulip 10 has no image syntax (zulip/zulip#28912): the source stays, its URL
+    /// linked like any other.
     #[test]
-    fn image_renders_as_link_to_its_source() {
+    fn image_syntax_is_text() {
         assert_eq!(
             render("![logo](https://example.com/a.png)"),
-            "<p><a href=\"https://example.com/a.png\">logo</a></p>"
+            "<p>![logo](<a href=\"https://example.com/a.png\">https://example.com/a.png</a>)</p>"
         );
-    }
-
-    #[test]
-    fn image_inside_link_shows_alt_text_only() {
         assert_eq!(
             render("[![alt](https://i.org/a.png)](https://x.org)"),
-            "<p><a href=\"https://x.org\">alt</a></p>"
+            "<p><a href=\"https://x.org\">![alt](https://i.org/a.png)</a></p>"
         );
     }
 
