@@ -269,7 +269,7 @@ impl<'o, 's, 'm> Writer<'o, 's, 'm> {
             Tag::Strong => self.open_strong(range),
             Tag::Strikethrough => {
                 let source = self.slice(range);
-                if source.starts_with("~~") && !source.contains('\n') {
+                if source.starts_with("~~") && !source.contains('\n') && self.link_depth == 0 {
                     self.flush_text();
                     self.out.push_str("<del>");
                     self.inline.push(Inline::Markup("</del>"));
@@ -502,9 +502,12 @@ impl<'o, 's, 'm> Writer<'o, 's, 'm> {
         star: &'static str,
     ) {
         let source = self.slice(range);
+        // Zulip's link text takes no `*`/`**` emphasis (its link pattern runs
+        // before those and leaves the text atomic), only `***strong em***`.
+        let in_link = self.link_depth > 0 && !source.starts_with("***");
         if source.starts_with('_') {
             self.literal(underscore);
-        } else if source.contains('\n') {
+        } else if source.contains('\n') || in_link {
             self.literal(star);
         } else {
             self.flush_text();
@@ -628,9 +631,7 @@ impl<'o, 's, 'm> Writer<'o, 's, 'm> {
             return;
         }
         let (in_link, plain): (bool, fn(&mut String, &str)) = if self.link_depth > 0 {
-            (true, |out, text| {
-                push_with_zulip_inline(out, text, push_text_with_emoji)
-            })
+            (true, push_text_with_emoji)
         } else {
             (false, |out, text| {
                 push_with_zulip_inline(out, text, push_linkified)
@@ -900,6 +901,15 @@ mod tests {
         assert_eq!(
             render("* a\n\n  b\n  c"),
             "<ul>\n<li>\n<p>a</p>\n<p>b<br>\nc</p>\n</li>\n</ul>"
+        );
+    }
+
+    #[test]
+    fn link_text_takes_no_emphasis_but_strong_em_and_code() {
+        assert_eq!(
+            render("[**a** *b* ~~c~~ ***d*** `e`](https://x.org)"),
+            "<p><a href=\"https://x.org\">**a** *b* ~~c~~ <strong><em>d</em></strong> \
+             <code>e</code></a></p>"
         );
     }
 
