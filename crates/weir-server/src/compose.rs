@@ -142,6 +142,10 @@ impl Directory for Organization<'_> {
         let stream = store::stream_by_name(self.0, name.trim()).ok()??;
         Some((stream.stream_id, stream.name))
     }
+
+    fn realm_url(&self) -> Option<String> {
+        Some(store::realm(self.0).ok()??.url)
+    }
 }
 
 /// Where a message goes.

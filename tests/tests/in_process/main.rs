@@ -19,6 +19,7 @@ mod bots;
 mod feature_levels;
 mod integrations;
 mod limits;
+mod markdown_corpus;
 mod messages;
 mod openapi;
 mod rate_limit;

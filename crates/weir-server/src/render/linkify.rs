@@ -1,104 +1,208 @@
-//! Bare `http://` / `https://` URLs in text become links, as Zulip's autolinker
-//! makes them (integrations often paste raw URLs rather than Markdown links).
-//! Text around the URLs gets emoji expansion; the URLs themselves never do.
+//! Zulip's autolinker (`get_web_link_regex` in its `markdown/__init__.py`): bare
+//! `http(s)://` URLs, bare domains ending in a known top-level domain (`example.com`,
+//! linked as `http://`), and e-mail addresses (linked as `mailto:`). Text around the
+//! links gets emoji expansion; the links themselves never do.
+//!
+//! Zulip's rule, matched here without a regex engine:
+//! * a link starts at the start of the text or after whitespace or one of `'"(,:<`;
+//! * it is `https?://` and a host of `[\w.:@-]`, or `label.` labels and a TLD, either
+//!   optionally followed by `/` and a path of anything but whitespace, `"` and
+//!   parentheses, except parentheses that pair up (at most seven deep); or it is an
+//!   address `[\w.-]+@[\w.-]+\.\w+`;
+//! * it must be followed by nothing but `!:;?),.'">` up to whitespace or the end, and
+//!   of the candidates the shortest wins (so trailing punctuation stays text).
+
+use std::collections::HashSet;
+use std::sync::LazyLock;
 
 use super::emoji::push_text_with_emoji;
 use super::sanitize::{escape_attr, escape_text};
 
-/// Appends escaped `text`, linking bare web URLs and expanding `:emoji:`.
+/// Zulip's top-level domains, from `tlds.txt` (its origin is noted there).
+static TLDS: LazyLock<HashSet<&'static str>> = LazyLock::new(|| {
+    include_str!("tlds.txt")
+        .lines()
+        .filter(|line| !line.starts_with('#') && !line.is_empty())
+        .collect()
+});
+
+/// Longest entry of `tlds.txt`, to bound the lookups.
+const MAX_TLD_LEN: usize = 24;
+
+/// Paren nesting Zulip's regex spells out (one inner group inside six wrappers).
+const MAX_PAREN_DEPTH: usize = 7;
+
+/// Characters a URL may be followed by before whitespace or the end.
+const TRAILING: &[char] = &['!', ':', ';', '?', ')', ',', '.', '\'', '"', '>'];
+
+/// Candidates are only looked for this far, so a long run without whitespace costs
+/// linear time per start, and starts are sparse (see [`may_start`]).
+const MAX_TOKEN: usize = 8192;
+
+/// Appends escaped `text`, linking what Zulip links and expanding `:emoji:`.
 pub(super) fn push_linkified(out: &mut String, text: &str) {
     let mut emitted = 0;
-    while let Some((start, end)) = find_url(text, emitted) {
-        push_text_with_emoji(out, &text[emitted..start]);
-        let url = &text[start..end];
-        out.push_str("<a href=\"");
-        escape_attr(out, url);
-        out.push_str("\">");
-        escape_text(out, url);
-        out.push_str("</a>");
-        emitted = end;
+    let mut at = 0;
+    // End of the whitespace-free run `at` is in, and where the trailing punctuation
+    // ending the run starts: found once per run.
+    let mut run_end = 0;
+    let mut run_min_end = 0;
+    while at < text.len() {
+        if at >= run_end {
+            let rest = &text[at..];
+            run_end = match rest.find(char::is_whitespace) {
+                // At whitespace: a run of its own, one character long.
+                Some(0) => at + rest.chars().next().map_or(1, char::len_utf8),
+                Some(i) => at + i,
+                None => text.len(),
+            };
+            run_min_end = text[..run_end].trim_end_matches(TRAILING).len();
+        }
+        if may_start(text, at)
+            && let Some((end, href)) = link_at(&text[..run_end], at, run_min_end.saturating_sub(at))
+        {
+            push_text_with_emoji(out, &text[emitted..at]);
+            let shown = &text[at..end];
+            out.push_str("<a href=\"");
+            escape_attr(out, &href);
+            out.push_str("\">");
+            escape_text(out, shown);
+            out.push_str("</a>");
+            emitted = end;
+            at = end;
+            continue;
+        }
+        at += text[at..].chars().next().map_or(1, char::len_utf8);
     }
     push_text_with_emoji(out, &text[emitted..]);
 }
 
-/// Finds the next URL at or after byte `from`, as a byte range of `text`.
-fn find_url(text: &str, from: usize) -> Option<(usize, usize)> {
-    let bytes = text.as_bytes();
-    let mut i = from;
-    while i < bytes.len() {
-        // Only an ASCII `h` can start a URL, so `i` is a char boundary here.
-        if bytes[i].eq_ignore_ascii_case(&b'h') && !preceded_by_word(text, i) {
-            let end = scheme_len(&bytes[i..]).and_then(|len| url_end(text, i, i + len));
-            if let Some(end) = end {
-                return Some((i, end));
-            }
-        }
-        i += 1;
+/// Zulip's `(?<![^\s'"\(,:<])`, plus a cheap check of the first character.
+fn may_start(text: &str, at: usize) -> bool {
+    let after = text[..at].chars().next_back();
+    let boundary = after.is_none_or(|c| c.is_whitespace() || "'\"(,:<".contains(c));
+    boundary && text[at..].chars().next().is_some_and(is_word)
+}
+
+/// Python's `\w` on text.
+fn is_word(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+/// The link starting at `at` in `text`, a run without whitespace, which must reach at
+/// least `min_end` bytes from `at` (all after that is trailing punctuation): where it
+/// ends and its `href`.
+fn link_at(text: &str, at: usize, min_end: usize) -> Option<(usize, String)> {
+    let mut token = &text[at..];
+    if token.len() > MAX_TOKEN {
+        let cut = (0..=MAX_TOKEN).rev().find(|&i| token.is_char_boundary(i))?;
+        token = &token[..cut];
     }
-    None
+    if let Some(end) = web_link(token, min_end) {
+        let shown = &token[..end];
+        let href = if shown.starts_with("http://") || shown.starts_with("https://") {
+            shown.to_owned()
+        } else {
+            format!("http://{shown}")
+        };
+        return Some((at + end, href));
+    }
+    let end = email(token, min_end)?;
+    Some((at + end, format!("mailto:{}", &token[..end])))
 }
 
-/// Zulip only links a URL at the start of the text or after whitespace or
-/// one of `'"(,:<`, so `xhttp://…` or `_http://…_` stay text.
-fn preceded_by_word(text: &str, at: usize) -> bool {
-    text[..at]
-        .chars()
-        .next_back()
-        .is_some_and(|c| !(c.is_whitespace() || matches!(c, '\'' | '"' | '(' | ',' | ':' | '<')))
-}
-
-/// Length of a leading `http://` or `https://` (any case), if present.
-fn scheme_len(bytes: &[u8]) -> Option<usize> {
-    ["http://", "https://"].iter().find_map(|scheme| {
-        let candidate = bytes.get(..scheme.len())?;
-        candidate
-            .eq_ignore_ascii_case(scheme.as_bytes())
-            .then_some(scheme.len())
-    })
-}
-
-/// End of the URL whose host starts at `body`: up to whitespace or a character
-/// that cannot be in a pasted URL, minus trailing sentence punctuation and
-/// unbalanced closing brackets (`(see https://x.org/a_(b))`).
-fn url_end(text: &str, start: usize, body: usize) -> Option<usize> {
-    let rest = &text[body..];
-    // Checked first so a rejected candidate costs O(1): scanning the rest for
-    // every `http://` that has no host would make the whole pass quadratic.
-    if !rest.chars().next().is_some_and(char::is_alphanumeric) {
+/// End of a URL or bare domain at the start of `token`, if one ends at `min_end` or later.
+fn web_link(token: &str, min_end: usize) -> Option<usize> {
+    let scheme = ["https://", "http://"]
+        .iter()
+        .find(|scheme| token.starts_with(*scheme))
+        .map(|scheme| scheme.len());
+    if let Some(scheme) = scheme {
+        let host = span(&token[scheme..], |c| is_word(c) || ".:@-".contains(c));
+        // The host is lazy: the first length after which the link can end wins.
+        return (scheme + 1..=scheme + host)
+            .filter(|&end| token.is_char_boundary(end))
+            .find_map(|end| end_after_host(token, end, scheme + host, min_end));
+    }
+    let run = span(token, |c| is_word(c) || c == '.' || c == '-');
+    // Labels are greedy: the last dot followed by a known TLD that can end the link.
+    let domain = &token[..run];
+    if domain.starts_with('.') {
         return None;
     }
-    let len = rest
-        .char_indices()
-        .find(|&(_, c)| c.is_whitespace() || c.is_control() || matches!(c, '<' | '>' | '"' | '`'))
-        .map_or(rest.len(), |(i, _)| i);
-    let mut url = &text[start..body + len];
-    let mut opens = [url.matches('(').count(), url.matches('[').count()];
-    let mut closes = [url.matches(')').count(), url.matches(']').count()];
-    while let Some(last) = url.chars().next_back() {
-        let trim = match last {
-            '.' | ',' | ';' | ':' | '!' | '?' | '\'' | '*' => true,
-            ')' | ']' => {
-                let kind = usize::from(last == ']');
-                let unbalanced = closes[kind] > opens[kind];
-                if unbalanced {
-                    closes[kind] -= 1;
-                }
-                unbalanced
-            }
-            '(' | '[' => {
-                let kind = usize::from(last == '[');
-                opens[kind] = opens[kind].saturating_sub(1);
-                true
-            }
-            _ => false,
-        };
-        if !trim {
-            break;
-        }
-        url = &url[..url.len() - last.len_utf8()];
+    // Labels before a dot are all non-empty while no `..` came before it.
+    let first_empty = domain.find("..").unwrap_or(domain.len());
+    domain
+        .match_indices('.')
+        .rev()
+        .filter(|&(dot, _)| dot <= first_empty)
+        .find_map(|(dot, _)| {
+            let after = &domain[dot + 1..];
+            let letters = span(after, |c| c.is_ascii_alphanumeric() || c == '-');
+            (2..=letters.min(MAX_TLD_LEN))
+                .rev()
+                .filter(|&len| TLDS.contains(&after[..len]))
+                .find_map(|len| {
+                    let end = dot + 1 + len;
+                    end_after_host(token, end, end, min_end)
+                })
+        })
+}
+
+/// Where the link ends when its host ends at `end`: through a path if the host is
+/// whole and a `/` follows (Zulip tries the path first), else right there.
+fn end_after_host(token: &str, end: usize, host_end: usize, min_end: usize) -> Option<usize> {
+    if end == host_end
+        && token[end..].starts_with('/')
+        && let Some(path_end) = path_end(token, end + 1, min_end)
+    {
+        return Some(path_end);
     }
-    // The alphanumeric host start is never trimmed, so `url` still ends past it.
-    Some(start + url.len())
+    (end >= min_end).then_some(end)
+}
+
+/// The first end of a path starting at `start` that is at or past `min_end`: only
+/// where the parentheses opened so far are closed.
+fn path_end(token: &str, start: usize, min_end: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut ends = std::iter::once(start).chain(
+        token[start..]
+            .char_indices()
+            .map_while(|(i, c)| {
+                match c {
+                    '(' if depth < MAX_PAREN_DEPTH => depth += 1,
+                    ')' if depth > 0 => depth -= 1,
+                    '(' | ')' | '"' => return None,
+                    _ => {}
+                }
+                Some((start + i + c.len_utf8(), depth))
+            })
+            .filter(|&(_, depth)| depth == 0)
+            .map(|(end, _)| end),
+    );
+    ends.find(|&end| end >= min_end)
+}
+
+/// End of an address `[\w.-]+@[\w.-]+\.\w+` at the start of `token`, if it can end
+/// the link.
+fn email(token: &str, min_end: usize) -> Option<usize> {
+    let local = span(token, |c| is_word(c) || c == '.' || c == '-');
+    if local == 0 || !token[local..].starts_with('@') {
+        return None;
+    }
+    let start = local + 1;
+    let run = span(&token[start..], |c| is_word(c) || c == '.' || c == '-');
+    // Only dots may follow the address inside the run (`-` cannot trail a link).
+    let domain = token[start..start + run].trim_end_matches('.');
+    let (host, top) = domain.rsplit_once('.')?;
+    let valid = !host.is_empty() && !top.is_empty() && top.chars().all(is_word);
+    let end = start + domain.len();
+    (valid && end >= min_end).then_some(end)
+}
+
+/// Length of the prefix of `s` whose characters satisfy `keep`.
+fn span(s: &str, keep: impl Fn(char) -> bool) -> usize {
+    s.find(|c| !keep(c)).unwrap_or(s.len())
 }
 
 #[cfg(test)]
@@ -111,15 +215,18 @@ mod tests {
         out
     }
 
-    fn link(url: &str) -> String {
-        format!("<a href=\"{url}\">{url}</a>")
+    fn link(href: &str, shown: &str) -> String {
+        format!("<a href=\"{href}\">{shown}</a>")
     }
 
     #[test]
     fn bare_url_becomes_link() {
         assert_eq!(
             render("see https://github.com now"),
-            format!("see {} now", link("https://github.com"))
+            format!(
+                "see {} now",
+                link("https://github.com", "https://github.com")
+            )
         );
     }
 
@@ -127,11 +234,12 @@ mod tests {
     fn trailing_punctuation_is_not_part_of_the_url() {
         assert_eq!(
             render("Visit http://a.org/x."),
-            format!("Visit {}.", link("http://a.org/x"))
+            format!("Visit {}.", link("http://a.org/x", "http://a.org/x"))
         );
+        let wiki = "https://a.org/wiki/A_(b)";
         assert_eq!(
-            render("(see https://a.org/wiki/A_(b))"),
-            format!("(see {})", link("https://a.org/wiki/A_(b)"))
+            render(&format!("(see {wiki})")),
+            format!("(see {})", link(wiki, wiki))
         );
     }
 
@@ -141,7 +249,7 @@ mod tests {
         assert_eq!(render("_http://a.org_"), "_http://a.org_");
         assert_eq!(
             render("(http://a.org)"),
-            format!("({})", link("http://a.org"))
+            format!("({})", link("http://a.org", "http://a.org"))
         );
         assert_eq!(render("http://"), "http://");
         // Not a URL, so the emoji still renders, as in Zulip.
@@ -149,14 +257,51 @@ mod tests {
     }
 
     #[test]
-    fn urls_are_escaped_and_not_emojified() {
+    fn bare_domains_with_known_tlds_and_addresses_are_linked() {
         assert_eq!(
-            render("https://a.org/:smile:/?a=1&b=2"),
-            link("https://a.org/:smile:/?a=1&amp;b=2")
+            render("go to views.org please"),
+            format!("go to {} please", link("http://views.org", "views.org"))
+        );
+        assert_eq!(render("a.b.com"), link("http://a.b.com", "a.b.com"));
+        assert_eq!(render("readme.md and views.py"), "readme.md and views.py");
+        assert_eq!(
+            render("a.commandstuff() love...it"),
+            "a.commandstuff() love...it"
         );
         assert_eq!(
+            render("a@b.com."),
+            format!("{}.", link("mailto:a@b.com", "a@b.com"))
+        );
+        assert_eq!(render("a@b.com/foo"), "a@b.com/foo");
+        assert_eq!(
+            render("javascript:foo.com"),
+            format!("javascript:{}", link("http://foo.com", "foo.com"))
+        );
+        assert_eq!(render("javascript://foo.com"), "javascript://foo.com");
+    }
+
+    #[test]
+    fn parentheses_pair_up_to_seven_deep() {
+        let seven = format!("https://a.org/{}x{}", "(".repeat(7), ")".repeat(7));
+        assert_eq!(render(&seven), link(&seven, &seven));
+        let eight = format!("https://a.org/{}x{}", "(".repeat(8), ")".repeat(8));
+        assert_eq!(render(&eight), eight);
+    }
+
+    #[test]
+    fn urls_are_escaped_and_not_emojified() {
+        let url = "https://a.org/:smile:/?a=1&b=2";
+        assert_eq!(
+            render(url),
+            link(
+                "https://a.org/:smile:/?a=1&amp;b=2",
+                "https://a.org/:smile:/?a=1&amp;b=2"
+            )
+        );
+        // A `"` ends the path and is not trailing punctuation before more text.
+        assert_eq!(
             render("https://a.org/\"onmouseover=\"x"),
-            format!("{}\"onmouseover=\"x", link("https://a.org/"))
+            "https://a.org/\"onmouseover=\"x"
         );
     }
 
@@ -164,6 +309,45 @@ mod tests {
     fn text_around_urls_still_gets_emoji() {
         let out = render(":tada: https://a.org :tada:");
         assert_eq!(out.matches("emoji-1f389").count(), 2);
-        assert!(out.contains(&link("https://a.org")));
+        assert!(out.contains(&link("https://a.org", "https://a.org")));
+    }
+
+    #[test]
+    fn only_trailing_punctuation_may_follow() {
+        assert_eq!(
+            render("a.com!?"),
+            format!("{}!?", link("http://a.com", "a.com"))
+        );
+        assert_eq!(render("a.com!x"), "a.com!x");
+        let long = format!("https://a.org/{}", "x".repeat(9000));
+        assert_eq!(render(&long), long);
+    }
+
+    #[test]
+    fn hosts_may_have_letters_beyond_ascii() {
+        assert_eq!(render("http://é.org"), link("http://é.org", "http://é.org"));
+        assert_eq!(
+            render("http://éé!"),
+            format!("{}!", link("http://éé", "http://éé"))
+        );
+    }
+
+    #[test]
+    fn multibyte_whitespace_is_a_boundary() {
+        let text = "a\u{85}b.com";
+        assert_eq!(
+            render(text),
+            format!("a\u{85}{}", link("http://b.com", "b.com"))
+        );
+    }
+
+    #[test]
+    fn long_runs_without_whitespace_stay_linear() {
+        let text = format!("{}{}", "a,".repeat(4_000), ",".repeat(8_000));
+        assert_eq!(render(&text), text);
+        let text = "(http://x/".repeat(2_000);
+        assert!(render(&text).len() >= text.len());
+        let text = "a.".repeat(20_000);
+        assert_eq!(render(&text), text);
     }
 }

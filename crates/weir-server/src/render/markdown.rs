@@ -1,22 +1,29 @@
 //! Turns pulldown-cmark's CommonMark events into the HTML Zulip stores,
-//! applying Zulip's dialect on top: newlines are line breaks, raw HTML is
-//! shown as text, `_`/`__` are not emphasis, there are no setext headings,
-//! fenced `quote`/`spoiler` blocks nest Markdown, and code blocks use Zulip's
+//! applying Zulip's dialect on top: Zulip's fenced blocks are split off first
+//! (`fences.rs`) and list/quote lines respelled (`blocks.rs`); newlines are line
+//! breaks, raw HTML is shown as text, `_`/`__` are not emphasis, emphasis stays
+//! within a line, there are no setext headings and no reference links, fenced
+//! `quote`/`spoiler` blocks nest Markdown, and code blocks use Zulip's
 //! `codehilite` wrapper.
 
 use std::fmt::Write as _;
 use std::ops::Range;
 
-use pulldown_cmark::{CodeBlockKind, Event, HeadingLevel, LinkType, Options, Parser, Tag, TagEnd};
+use pulldown_cmark::{
+    Alignment, CodeBlockKind, Event, HeadingLevel, LinkType, Options, Parser, Tag, TagEnd,
+};
 
+use super::blocks::zulip_blocks;
 use super::code::push_code_block;
 use super::emoji::push_text_with_emoji;
+use super::fences::{Chunk, split_fences};
+use super::inline::push_with_zulip_inline;
 use super::linkify::push_linkified;
 use super::mentions::{Mention, push_with_mentions, restore};
 use super::sanitize::{escape_attr, escape_text, is_safe_url};
 
-/// Zulip has `~~strike~~`, but no tables, footnotes or smart punctuation.
-const OPTIONS: Options = Options::ENABLE_STRIKETHROUGH;
+/// Zulip has `~~strike~~` and tables, but no footnotes or smart punctuation.
+const OPTIONS: Options = Options::ENABLE_STRIKETHROUGH.union(Options::ENABLE_TABLES);
 
 /// How often fenced quotes/spoilers and raw-HTML blocks may re-enter the
 /// parser; deeper content degrades to code/plain text, so hostile nesting
@@ -39,20 +46,48 @@ pub(super) fn render_with(source: &str, mentions: &[Mention]) -> String {
 
 /// Renders `source` as a block sequence appended to `out`, each block ending in `\n`.
 fn render_into(out: &mut String, source: &str, depth: usize, mentions: &[Mention]) {
-    let mut writer = Writer {
-        out,
-        src: source,
-        depth,
-        mentions,
-        text: String::new(),
-        inline: Vec::new(),
-        link_depth: 0,
-        code: None,
-        html: None,
-    };
-    for (event, range) in Parser::new_ext(source, OPTIONS).into_offset_iter() {
+    for chunk in split_fences(source) {
+        match chunk {
+            Chunk::Markdown(markdown) => render_markdown_into(out, markdown, depth, mentions),
+            Chunk::Fenced { lang, header, body } => {
+                let code = Code {
+                    info: format!("{lang} {header}"),
+                    text: body,
+                    not_a_fence: None,
+                };
+                Writer::new(out, "", depth, mentions, &[]).code_block(&code);
+            }
+        }
+    }
+}
+
+/// Renders Markdown without Zulip fences (see `fences.rs`) appended to `out`.
+fn render_markdown_into(out: &mut String, source: &str, depth: usize, mentions: &[Mention]) {
+    let blocks = zulip_blocks(source);
+    let source = blocks.source.as_ref();
+    let mut writer = Writer::new(out, source, depth, mentions, &blocks.starts);
+    let parser = Parser::new_ext(source, OPTIONS);
+    writer.definitions = parser
+        .reference_definitions()
+        .iter()
+        .map(|(_, definition)| definition.span.clone())
+        .collect();
+    // Latest first, so the next one to show is popped off the end.
+    writer
+        .definitions
+        .sort_by_key(|span| std::cmp::Reverse(span.start));
+    for (event, range) in parser.into_offset_iter() {
+        match &event {
+            Event::Start(_) | Event::Rule => writer.definitions_before(range.start),
+            Event::End(TagEnd::BlockQuote(_) | TagEnd::Item | TagEnd::List(_)) => {
+                writer.definitions_before(range.end);
+            }
+            _ => {}
+        }
+        writer.whitespace(&event, &range);
         writer.event(event, range);
     }
+    writer.definitions_before(usize::MAX);
     writer.flush_text();
 }
 
@@ -62,12 +97,10 @@ enum Inline {
     Markup(&'static str),
     /// A delimiter Zulip does not treat as markup (`_`, `__`, single `~`).
     Literal(&'static str),
-    /// A link or image; `href` is `None` when the URL was refused or the image
-    /// sits inside another link, so only its text is shown.
-    Link {
-        href: Option<String>,
-        content_start: usize,
-    },
+    /// The source after a link's text, for a link Zulip shows as written.
+    LiteralSource(String),
+    /// A link, and where its text starts in the output.
+    Link { href: String, content_start: usize },
     /// A setext heading shown as a paragraph, followed by its underline.
     Setext(String),
 }
@@ -76,6 +109,8 @@ enum Inline {
 struct Code {
     info: String,
     text: String,
+    /// Source of a fence Zulip does not accept as one (see [`is_zulip_fence`]).
+    not_a_fence: Option<Range<usize>>,
 }
 
 struct Writer<'o, 's, 'm> {
@@ -92,9 +127,62 @@ struct Writer<'o, 's, 'm> {
     link_depth: usize,
     code: Option<Code>,
     html: Option<String>,
+    table: Table,
+    /// Source range of the innermost `*emphasis*` just opened, to spot `***x***`.
+    emphasis: Option<Range<usize>>,
+    /// Link reference definitions not yet shown, latest first: CommonMark drops
+    /// them from the output, Zulip (which has no reference links) shows them.
+    definitions: Vec<Range<usize>>,
+    /// Starts of numbered lists written `1.` for CommonMark (see `blocks.rs`).
+    starts: &'s [(usize, u64)],
+    /// Where the last inline content ended, for the spaces after it.
+    text_end: Option<usize>,
+    /// Where the line after a line break starts, for its indent.
+    line_start: Option<usize>,
+    /// Whether the current paragraph keeps its lines' indents: Python-Markdown
+    /// strips them only from the blocks of a list item after its first.
+    keep_indent: bool,
+    /// Lists open around the current event.
+    lists: usize,
 }
 
-impl<'s> Writer<'_, 's, '_> {
+/// The table being written: its column alignments and where a row is.
+#[derive(Default)]
+struct Table {
+    align: Vec<Alignment>,
+    cell: usize,
+    head: bool,
+}
+
+impl<'o, 's, 'm> Writer<'o, 's, 'm> {
+    fn new(
+        out: &'o mut String,
+        src: &'s str,
+        depth: usize,
+        mentions: &'m [Mention],
+        starts: &'s [(usize, u64)],
+    ) -> Self {
+        Writer {
+            out,
+            src,
+            depth,
+            mentions,
+            text: String::new(),
+            inline: Vec::new(),
+            link_depth: 0,
+            code: None,
+            html: None,
+            table: Table::default(),
+            emphasis: None,
+            definitions: Vec::new(),
+            starts,
+            text_end: None,
+            line_start: None,
+            keep_indent: true,
+            lists: 0,
+        }
+    }
+
     fn event(&mut self, event: Event<'_>, range: Range<usize>) {
         match event {
             Event::Start(tag) => self.start(tag, range),
@@ -112,7 +200,15 @@ impl<'s> Writer<'_, 's, '_> {
             Event::Code(code) => {
                 self.flush_text();
                 self.out.push_str("<code>");
-                escape_text(self.out, &restore(&code, self.mentions));
+                // Zulip keeps a code span's edge spaces, which CommonMark strips.
+                let raw = self.slice(range);
+                let inner = raw.trim_start_matches('`').trim_end_matches('`');
+                let text = if !inner.is_empty() && !inner.contains('\n') {
+                    inner
+                } else {
+                    &code
+                };
+                escape_text(self.out, &restore(text, self.mentions));
                 self.out.push_str("</code>");
             }
             Event::SoftBreak | Event::HardBreak => {
@@ -139,9 +235,11 @@ impl<'s> Writer<'_, 's, '_> {
                     CodeBlockKind::Fenced(info) => info.to_string(),
                     CodeBlockKind::Indented => String::new(),
                 };
+                let not_a_fence = (!is_zulip_fence(&info)).then_some(range);
                 self.code = Some(Code {
                     info,
                     text: String::new(),
+                    not_a_fence,
                 });
             }
             Tag::HtmlBlock => {
@@ -153,6 +251,7 @@ impl<'s> Writer<'_, 's, '_> {
             // previous block already ended with one.
             Tag::List(start) => {
                 self.flush_text();
+                let start = start.map(|start| self.list_start(start, range.start));
                 match start {
                     None => self.out.push_str("<ul>\n"),
                     Some(1) => self.out.push_str("<ol>\n"),
@@ -163,13 +262,19 @@ impl<'s> Writer<'_, 's, '_> {
                 }
             }
             Tag::Item => self.open_block("<li>"),
-            Tag::Emphasis => self.open_span(range, "<em>", "</em>", "_"),
-            Tag::Strong => self.open_span(range, "<strong>", "</strong>", "__"),
+            Tag::Emphasis => {
+                self.emphasis = Some(range.clone());
+                self.open_span(range, "<em>", "</em>", "_", "*");
+            }
+            Tag::Strong => self.open_strong(range),
             Tag::Strikethrough => {
-                if self.slice(range).starts_with("~~") {
+                let source = self.slice(range);
+                if source.starts_with("~~") && !source.contains('\n') && self.link_depth == 0 {
                     self.flush_text();
                     self.out.push_str("<del>");
                     self.inline.push(Inline::Markup("</del>"));
+                } else if source.starts_with("~~") {
+                    self.literal("~~");
                 } else {
                     self.literal("~");
                 }
@@ -178,16 +283,121 @@ impl<'s> Writer<'_, 's, '_> {
                 link_type,
                 dest_url,
                 ..
-            } => self.open_link(link_type, &restore(&dest_url, self.mentions), false),
+            } => self.open_link(link_type, &restore(&dest_url, self.mentions), range, false),
             Tag::Image {
                 link_type,
                 dest_url,
                 ..
-            } => self.open_link(link_type, &restore(&dest_url, self.mentions), true),
-            // Tables, footnotes, definition lists, metadata, super/subscript
-            // are not enabled; their content would still render as text.
+            } => self.open_link(link_type, &restore(&dest_url, self.mentions), range, true),
+            Tag::Table(align) => {
+                self.open_block("<table>\n<thead>\n<tr>\n");
+                self.table = Table {
+                    align,
+                    cell: 0,
+                    head: true,
+                };
+            }
+            Tag::TableHead | Tag::TableRow => {
+                self.table.cell = 0;
+                if !self.table.head {
+                    self.close_block("<tr>\n");
+                }
+            }
+            Tag::TableCell => self.open_cell(),
+            // Footnotes, definition lists, metadata, super/subscript are not
+            // enabled; their content would still render as text.
             _ => {}
         }
+    }
+
+    /// Zulip keeps the spaces CommonMark trims: at the end of a line, and the indent
+    /// of a paragraph's continuation lines. Called before each event is written.
+    fn whitespace(&mut self, event: &Event<'_>, range: &Range<usize>) {
+        match event {
+            Event::Start(Tag::Item) => self.keep_indent = true,
+            Event::Start(Tag::Paragraph) => {
+                // What precedes the paragraph on its line: indent, `>`s, or the
+                // marker of the item it is the first block of.
+                let before = self.slice(0..range.start);
+                let prefix = before[before.rfind('\n').map_or(0, |at| at + 1)..].trim_end();
+                self.keep_indent = self.lists == 0 || prefix.ends_with(['*', '-', '+', '.']);
+            }
+            Event::Text(_) if self.code.is_none() => {
+                if let Some(start) = self.line_start.take() {
+                    let indent = self.slice(start..range.start);
+                    if self.keep_indent && indent.bytes().all(|b| b == b' ') {
+                        self.text.push_str(indent);
+                    }
+                }
+                self.text_end = Some(range.end);
+            }
+            Event::SoftBreak | Event::HardBreak => {
+                self.trailing_spaces();
+                if self.slice(range.clone()).starts_with('\\') {
+                    self.text.push('\\');
+                }
+                let rest = self.slice(range.start..self.src.len());
+                self.line_start = rest.find('\n').map(|at| range.start + at + 1);
+            }
+            Event::Code(_)
+            | Event::InlineHtml(_)
+            | Event::End(
+                TagEnd::Emphasis
+                | TagEnd::Strong
+                | TagEnd::Strikethrough
+                | TagEnd::Link
+                | TagEnd::Image,
+            ) => self.text_end = Some(range.end),
+            Event::End(TagEnd::Paragraph | TagEnd::Item) => self.trailing_spaces(),
+            Event::Start(Tag::List(_)) => {
+                self.trailing_spaces();
+                self.lists += 1;
+            }
+            Event::End(TagEnd::List(_)) => self.lists = self.lists.saturating_sub(1),
+            _ => {}
+        }
+    }
+
+    /// The spaces between the last inline content and the end of its line, as text.
+    fn trailing_spaces(&mut self) {
+        let Some(end) = self.text_end.take() else {
+            return;
+        };
+        let rest = self.slice(end..self.src.len());
+        let spaces = &rest[..rest.len() - rest.trim_start_matches([' ', '\t']).len()];
+        let at_line_end =
+            rest[spaces.len()..].is_empty() || rest[spaces.len()..].starts_with(['\n', '\r']);
+        if at_line_end {
+            self.text.push_str(spaces);
+        }
+    }
+
+    /// A numbered list's real start: the one `blocks.rs` put aside for the list
+    /// whose first marker is at `at` (after any indent), else `start`.
+    fn list_start(&self, start: u64, at: usize) -> u64 {
+        if start != 1 {
+            return start;
+        }
+        let marker = at + self.slice(at..self.src.len()).len()
+            - self.slice(at..self.src.len()).trim_start_matches(' ').len();
+        self.starts
+            .binary_search_by_key(&marker, |&(offset, _)| offset)
+            .map_or(start, |found| self.starts[found].1)
+    }
+
+    /// Python-Markdown's cell markup: alignment as an inline style.
+    fn open_cell(&mut self) {
+        self.flush_text();
+        self.out
+            .push_str(if self.table.head { "<th" } else { "<td" });
+        match self.table.align.get(self.table.cell) {
+            Some(Alignment::Left) => self.out.push_str(" style=\"text-align: left;\""),
+            Some(Alignment::Center) => self.out.push_str(" style=\"text-align: center;\""),
+            Some(Alignment::Right) => self.out.push_str(" style=\"text-align: right;\""),
+            Some(Alignment::None) | None => {}
+        }
+        self.out.push('>');
+        self.table.cell += 1;
     }
 
     fn end(&mut self, tag: TagEnd) {
@@ -200,11 +410,24 @@ impl<'s> Writer<'_, 's, '_> {
             }
             TagEnd::List(ordered) => self.close_block(if ordered { "</ol>\n" } else { "</ul>\n" }),
             TagEnd::Item => self.close_block("</li>\n"),
-            TagEnd::CodeBlock => {
-                if let Some(code) = self.code.take() {
-                    self.code_block(&code);
-                }
+            TagEnd::Table => self.close_block("</tbody>\n</table>\n"),
+            TagEnd::TableHead => {
+                self.table.head = false;
+                self.close_block("</tr>\n</thead>\n<tbody>\n");
             }
+            TagEnd::TableRow => self.close_block("</tr>\n"),
+            TagEnd::TableCell => {
+                let head = self.table.head;
+                self.close_block(if head { "</th>\n" } else { "</td>\n" });
+            }
+            TagEnd::CodeBlock => match self.code.take() {
+                Some(Code {
+                    not_a_fence: Some(range),
+                    ..
+                }) => self.not_a_fence(range),
+                Some(code) => self.code_block(&code),
+                None => {}
+            },
             TagEnd::HtmlBlock => {
                 if let Some(html) = self.html.take() {
                     self.html_block(&html);
@@ -269,20 +492,50 @@ impl<'s> Writer<'_, 's, '_> {
 
     /// `*x*`/`**x**` become markup; Zulip ignores `_x_`/`__x__` (they are
     /// usually identifiers), so those delimiters stay literal text.
+    /// Zulip's emphasis never spans a line break, so such delimiters stay text.
     fn open_span(
         &mut self,
         range: Range<usize>,
         open: &str,
         close: &'static str,
         underscore: &'static str,
+        star: &'static str,
     ) {
-        if self.slice(range).starts_with('_') {
+        let source = self.slice(range);
+        // Zulip's link text takes no `*`/`**` emphasis (its link pattern runs
+        // before those and leaves the text atomic), only `***strong em***`.
+        let in_link = self.link_depth > 0 && !source.starts_with("***");
+        if source.starts_with('_') {
             self.literal(underscore);
+        } else if source.contains('\n') || in_link {
+            self.literal(star);
         } else {
             self.flush_text();
             self.out.push_str(open);
             self.inline.push(Inline::Markup(close));
         }
+    }
+
+    /// `***x***` is `<strong><em>` in Zulip, where CommonMark nests the other way:
+    /// a strong span right inside an emphasis one with the same content swaps them.
+    fn open_strong(&mut self, range: Range<usize>) {
+        let swap = self
+            .emphasis
+            .as_ref()
+            .is_some_and(|outer| outer.start + 1 == range.start && outer.end == range.end + 1)
+            && self.text.is_empty()
+            && self.out.ends_with("<em>")
+            && matches!(self.inline.last(), Some(Inline::Markup("</em>")));
+        if swap && !self.slice(range.clone()).contains('\n') {
+            self.out.truncate(self.out.len() - "<em>".len());
+            self.out.push_str("<strong><em>");
+            if let Some(last) = self.inline.last_mut() {
+                *last = Inline::Markup("</strong>");
+            }
+            self.inline.push(Inline::Markup("</em>"));
+            return;
+        }
+        self.open_span(range, "<strong>", "</strong>", "__", "**");
     }
 
     fn literal(&mut self, delimiter: &'static str) {
@@ -294,32 +547,41 @@ impl<'s> Writer<'_, 's, '_> {
         self.inline.push(Inline::Literal(close));
     }
 
-    /// Links (and images, which must not load remote content) become
-    /// `<a href>` when the URL passes the scheme policy, else just their text.
-    fn open_link(&mut self, link_type: LinkType, dest: &str, image: bool) {
-        let href = if matches!(link_type, LinkType::Email) {
-            format!("mailto:{dest}")
-        } else {
-            dest.to_owned()
-        };
-        let safe = is_safe_url(&href);
-        // A refused `<scheme:…>` stays the literal text it was (e.g. Zulip's
-        // `<time:…>`), brackets included.
-        if !safe && matches!(link_type, LinkType::Autolink | LinkType::Email) {
-            self.literal_pair("<", ">");
+    /// Links become `<a href>` when the URL passes the scheme policy.
+    ///
+    /// Zulip (10) has no image syntax, no `<url>` autolinks (its linkifier links
+    /// the URL between the brackets) and no reference-style links, and shows a
+    /// link whose URL it refuses as the source it was; the text in all these is
+    /// still Markdown.
+    fn open_link(&mut self, link_type: LinkType, dest: &str, range: Range<usize>, image: bool) {
+        let source = self.slice(range);
+        let open = if image { "![" } else { "[" };
+        match link_type {
+            LinkType::Autolink | LinkType::Email => {
+                self.literal_pair("<", ">");
+                return;
+            }
+            LinkType::Inline | LinkType::WikiLink { .. } => {}
+            _ => {
+                let rest = source.rfind("][").map_or("]", |at| &source[at..]);
+                self.text.push_str(open);
+                self.inline.push(Inline::LiteralSource(rest.to_owned()));
+                return;
+            }
+        }
+        if image || !is_safe_url(dest) {
+            let rest = source.rfind("](").map_or("]", |at| &source[at..]);
+            self.text.push_str(open);
+            self.inline.push(Inline::LiteralSource(rest.to_owned()));
             return;
         }
         self.flush_text();
-        let nested_image = image && self.link_depth > 0;
         self.link_depth += 1;
-        let href = (safe && !nested_image).then_some(href);
-        if let Some(href) = &href {
-            self.out.push_str("<a href=\"");
-            escape_attr(self.out, href);
-            self.out.push_str("\">");
-        }
+        self.out.push_str("<a href=\"");
+        escape_attr(self.out, dest);
+        self.out.push_str("\">");
         self.inline.push(Inline::Link {
-            href,
+            href: dest.to_owned(),
             content_start: self.out.len(),
         });
     }
@@ -327,6 +589,7 @@ impl<'s> Writer<'_, 's, '_> {
     fn close_inline(&mut self) {
         match self.inline.pop() {
             Some(Inline::Literal(delimiter)) => self.text.push_str(delimiter),
+            Some(Inline::LiteralSource(rest)) => self.text.push_str(&rest),
             Some(Inline::Markup(close)) => self.close_block(close),
             Some(Inline::Link {
                 href,
@@ -334,18 +597,16 @@ impl<'s> Writer<'_, 's, '_> {
             }) => {
                 self.flush_text();
                 self.link_depth = self.link_depth.saturating_sub(1);
-                if let Some(href) = href {
-                    // Zulip shows the URL when the link text is empty.
-                    let empty = self
-                        .out
-                        .get(content_start..)
-                        .is_some_and(|t| t.trim().is_empty());
-                    if empty {
-                        self.out.truncate(content_start);
-                        escape_text(self.out, &href);
-                    }
-                    self.out.push_str("</a>");
+                // Zulip shows the URL when the link text is empty.
+                let empty = self
+                    .out
+                    .get(content_start..)
+                    .is_some_and(|t| t.trim().is_empty());
+                if empty {
+                    self.out.truncate(content_start);
+                    escape_text(self.out, &href);
                 }
+                self.out.push_str("</a>");
             }
             Some(Inline::Setext(underline)) => {
                 self.flush_text();
@@ -372,7 +633,9 @@ impl<'s> Writer<'_, 's, '_> {
         let (in_link, plain): (bool, fn(&mut String, &str)) = if self.link_depth > 0 {
             (true, push_text_with_emoji)
         } else {
-            (false, push_linkified)
+            (false, |out, text| {
+                push_with_zulip_inline(out, text, push_linkified)
+            })
         };
         push_with_mentions(self.out, &self.text, self.mentions, in_link, plain);
         self.text.clear();
@@ -410,6 +673,71 @@ impl<'s> Writer<'_, 's, '_> {
         }
     }
 
+    /// Shows the reference definitions that start before `pos` as the text they
+    /// are, adjacent ones as one paragraph.
+    fn definitions_before(&mut self, pos: usize) {
+        while let Some(first) = self.definitions.pop_if(|span| span.start < pos) {
+            let mut end = first.end;
+            while let Some(next) = self.definitions.last().filter(|next| {
+                next.start < pos
+                    && self
+                        .src
+                        .get(end..next.start)
+                        .is_some_and(|gap| gap.trim().is_empty() && gap.matches('\n').count() <= 1)
+            }) {
+                end = next.end;
+                self.definitions.pop();
+            }
+            self.literal_definitions(first.start..end);
+        }
+    }
+
+    /// Renders definitions again with each line's `[` escaped, so they are text.
+    fn literal_definitions(&mut self, range: Range<usize>) {
+        self.flush_text();
+        self.block_start();
+        let source = self.slice(range).trim_end();
+        if self.depth >= MAX_DEPTH {
+            self.out.push_str("<p>");
+            escape_text(self.out, &restore(source, self.mentions));
+            self.out.push_str("</p>\n");
+            return;
+        }
+        let mut escaped = String::with_capacity(source.len() + 8);
+        for line in source.split_inclusive('\n') {
+            let body = line.trim_start_matches(' ');
+            if body.starts_with('[') {
+                escaped.push_str(&line[..line.len() - body.len()]);
+                escaped.push('\\');
+                escaped.push_str(body);
+            } else {
+                escaped.push_str(line);
+            }
+        }
+        render_into(self.out, &escaped, self.depth + 1, self.mentions);
+    }
+
+    /// A fence line Zulip does not read as one is text, and the lines after it
+    /// are Markdown again: the source is parsed anew with its first character
+    /// escaped, so no text is lost.
+    fn not_a_fence(&mut self, range: Range<usize>) {
+        let source = self.slice(range);
+        let body = source.trim_start_matches(' ');
+        let indent = source.len() - body.len();
+        let mut escaped = String::with_capacity(source.len() + 1);
+        escaped.push_str(&source[..indent]);
+        escaped.push('\\');
+        escaped.push_str(body);
+        self.block_start();
+        if self.depth >= MAX_DEPTH {
+            self.out.push_str("<p>");
+            escape_text(self.out, &restore(source, self.mentions));
+            self.out.push_str("</p>\n");
+            return;
+        }
+        render_into(self.out, &escaped, self.depth + 1, self.mentions);
+    }
+
     /// CommonMark treats lines starting with a tag as raw HTML blocks; Zulip
     /// shows them as text and still renders Markdown inside. Escaping each
     /// line-leading `<` and parsing again gives exactly that.
@@ -443,9 +771,21 @@ impl<'s> Writer<'_, 's, '_> {
     }
 }
 
+/// Zulip's fence info (`FENCE_RE` in its `fenced_code.py`) never holds a tilde or
+/// backtick; CommonMark accepts any info after a `~~~` fence.
+fn is_zulip_fence(info: &str) -> bool {
+    !info.contains(['~', '`'])
+}
+
 #[cfg(test)]
 mod tests {
     use super::render;
+
+    #[test]
+    fn a_fence_zulip_refuses_stays_text() {
+        assert_eq!(render("~~~a~~~\nb"), "<p>~~~a~~~<br>\nb</p>");
+        assert_eq!(render("~~~x~\n# h"), "<p>~~~x~</p>\n<h1>h</h1>");
+    }
 
     #[test]
     fn paragraph_newlines_become_breaks() {
@@ -467,7 +807,7 @@ mod tests {
     fn star_emphasis_and_strong() {
         assert_eq!(render("*foo*"), "<p><em>foo</em></p>");
         assert_eq!(render("**foo**"), "<p><strong>foo</strong></p>");
-        assert_eq!(render("***foo***"), "<p><em><strong>foo</strong></em></p>");
+        assert_eq!(render("***foo***"), "<p><strong><em>foo</em></strong></p>");
     }
 
     #[test]
@@ -513,9 +853,10 @@ mod tests {
             render("[mail](mailto:a@b.org)"),
             "<p><a href=\"mailto:a@b.org\">mail</a></p>"
         );
+        // Zulip has no `<…>` autolinks: its linkifier links what the brackets hold.
         assert_eq!(
             render("<a@b.org>"),
-            "<p><a href=\"mailto:a@b.org\">a@b.org</a></p>"
+            "<p>&lt;<a href=\"mailto:a@b.org\">a@b.org</a>&gt;</p>"
         );
     }
 
@@ -527,7 +868,7 @@ mod tests {
         );
         assert_eq!(
             render("<https://github.com>"),
-            "<p><a href=\"https://github.com\">https://github.com</a></p>"
+            "<p>&lt;<a href=\"https://github.com\">https://github.com</a>&gt;</p>"
         );
     }
 
@@ -544,18 +885,45 @@ mod tests {
     }
 
     #[test]
-    fn image_renders_as_link_to_its_source() {
+    fn reference_links_stay_literal() {
         assert_eq!(
-            render("![logo](https://example.com/a.png)"),
-            "<p><a href=\"https://example.com/a.png\">logo</a></p>"
+            render("Hello [world][r] [x]\n\n[x]: https://a.org\n[r]: https://b.org"),
+            "<p>Hello [world][r] [x]</p>\n<p>[x]: <a href=\"https://a.org\">https://a.org</a><br>\n\
+             [r]: <a href=\"https://b.org\">https://b.org</a></p>"
         );
     }
 
     #[test]
-    fn image_inside_link_shows_alt_text_only() {
+    fn spaces_zulip_keeps() {
+        assert_eq!(render("test  "), "<p>test  </p>");
+        assert_eq!(render("a  \nb"), "<p>a  <br>\nb</p>");
+        assert_eq!(render("* a \n  b"), "<ul>\n<li>a <br>\n  b</li>\n</ul>");
+        assert_eq!(
+            render("* a\n\n  b\n  c"),
+            "<ul>\n<li>\n<p>a</p>\n<p>b<br>\nc</p>\n</li>\n</ul>"
+        );
+    }
+
+    #[test]
+    fn link_text_takes_no_emphasis_but_strong_em_and_code() {
+        assert_eq!(
+            render("[**a** *b* ~~c~~ ***d*** `e`](https://x.org)"),
+            "<p><a href=\"https://x.org\">**a** *b* ~~c~~ <strong><em>d</em></strong> \
+             <code>e</code></a></p>"
+        );
+    }
+
+    /// Zulip 10 has no image syntax (zulip/zulip#28912): the source stays, its URL
+    /// linked like any other.
+    #[test]
+    fn image_syntax_is_text() {
+        assert_eq!(
+            render("![logo](https://example.com/a.png)"),
+            "<p>![logo](<a href=\"https://example.com/a.png\">https://example.com/a.png</a>)</p>"
+        );
         assert_eq!(
             render("[![alt](https://i.org/a.png)](https://x.org)"),
-            "<p><a href=\"https://x.org\">alt</a></p>"
+            "<p><a href=\"https://x.org\">![alt](https://i.org/a.png)</a></p>"
         );
     }
 
@@ -615,6 +983,39 @@ mod tests {
             render("3. A\n3. B"),
             "<ol start=\"3\">\n<li>A</li>\n<li>B</li>\n</ol>"
         );
+    }
+
+    #[test]
+    fn tables_are_python_markdowns() {
+        assert_eq!(
+            render("a | b | c\n:- | :-: | -:\n<x> | `y` | z"),
+            "<table>\n<thead>\n<tr>\n<th style=\"text-align: left;\">a</th>\n\
+             <th style=\"text-align: center;\">b</th>\n<th style=\"text-align: right;\">c</th>\n\
+             </tr>\n</thead>\n<tbody>\n<tr>\n<td style=\"text-align: left;\">&lt;x&gt;</td>\n\
+             <td style=\"text-align: center;\"><code>y</code></td>\n\
+             <td style=\"text-align: right;\">z</td>\n</tr>\n</tbody>\n</table>"
+        );
+    }
+
+    #[test]
+    fn code_spans_keep_edge_spaces_and_links_take_tel_and_sms() {
+        assert_eq!(render("` a `"), "<p><code> a </code></p>");
+        assert_eq!(
+            render("[c](tel:+1) [s](sms:+1)"),
+            "<p><a href=\"tel:+1\">c</a> <a href=\"sms:+1\">s</a></p>"
+        );
+    }
+
+    #[test]
+    fn emphasis_stays_within_a_line() {
+        assert_eq!(render("**a\nb**"), "<p>**a<br>\nb**</p>");
+        assert_eq!(render("*a\nb*"), "<p>*a<br>\nb*</p>");
+        assert_eq!(render("~~a\nb~~"), "<p>~~a<br>\nb~~</p>");
+    }
+
+    #[test]
+    fn only_dotted_numbers_make_lists() {
+        assert_eq!(render("1) A\n2) B"), "<p>1) A<br>\n2) B</p>");
     }
 
     #[test]

@@ -13,6 +13,7 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 
 use super::sanitize::{escape_attr, escape_text};
+use super::timestamp::timestamp_at;
 
 /// Looks up the people and channels that mentions name.
 pub trait Directory {
@@ -20,6 +21,11 @@ pub trait Directory {
     fn user(&self, name: &str, id: Option<i64>) -> Option<(i64, String)>;
     /// The channel `#**name**` names: `(stream_id, name)`.
     fn stream(&self, name: &str) -> Option<(i64, String)>;
+    /// The organization's URL (`https://chat.example.com`), whose links Zulip makes
+    /// relative.
+    fn realm_url(&self) -> Option<String> {
+        None
+    }
 }
 
 const OPEN: char = '\u{E000}';
@@ -42,10 +48,40 @@ impl Mention {
 /// Renders `source` with its mentions resolved through `directory`.
 pub fn render_with_mentions(source: &str, directory: &dyn Directory) -> String {
     if source.contains(OPEN) || source.contains(CLOSE) {
-        return super::render_markdown(source);
+        return super::markdown::render(source);
     }
     let (marked, mentions) = mark_mentions(source, directory);
-    super::markdown::render_with(&marked, &mentions)
+    let html = super::markdown::render_with(&marked, &mentions);
+    match directory.realm_url() {
+        Some(realm) => relative_local_links(html, &realm),
+        None => html,
+    }
+}
+
+/// Zulip's `rewrite_local_links_to_relative`: links into the organization's own
+/// narrows and uploads become relative (`#narrow/…`, `user_uploads/…`). Only a real
+/// tag can hold `<a href="`, since text has its `<` escaped.
+fn relative_local_links(html: String, realm: &str) -> String {
+    let mut prefix = String::from("<a href=\"");
+    escape_attr(&mut prefix, realm.trim_end_matches('/'));
+    prefix.push('/');
+    if realm.is_empty() || !html.contains(&prefix) {
+        return html;
+    }
+    let mut out = String::with_capacity(html.len());
+    let mut rest = html.as_str();
+    while let Some(at) = rest.find(&prefix) {
+        let after = &rest[at + prefix.len()..];
+        out.push_str(&rest[..at]);
+        if after.starts_with('#') || after.starts_with("user_uploads/") {
+            out.push_str("<a href=\"");
+        } else {
+            out.push_str(&prefix);
+        }
+        rest = after;
+    }
+    out.push_str(rest);
+    out
 }
 
 /// A stretch of text between placeholders, or the mention a placeholder stands for.
@@ -137,8 +173,11 @@ pub(super) fn push_with_mentions(
     for piece in pieces(text, mentions) {
         match piece {
             Piece::Text(text) => pending.push_str(text),
+            // Shown as written, and as plain text: its `**` are no emphasis.
             Piece::Mention(mention) if in_link && mention.is_link() => {
-                pending.push_str(&mention.source);
+                plain(out, &pending);
+                pending.clear();
+                escape_text(out, &mention.source);
             }
             Piece::Mention(mention) => {
                 plain(out, &pending);
@@ -189,7 +228,19 @@ impl Marker<'_> {
                 rest = &rest[end..];
                 continue;
             }
-            if let Some(used) = mention_len(rest) {
+            // Zulip's `<time:…>`, swapped like a mention so Markdown cannot reach inside.
+            if let Some((used, html)) = timestamp_at(rest) {
+                self.out.push(OPEN);
+                self.out.push_str(&self.mentions.len().to_string());
+                self.out.push(CLOSE);
+                self.mentions.push(Mention {
+                    html,
+                    source: rest[..used].to_owned(),
+                });
+                rest = &rest[used..];
+                continue;
+            }
+            if let Some(used) = mention_len(rest).filter(|_| after_boundary(&self.out)) {
                 let source = &rest[..used];
                 let html = match self.known.get(source) {
                     Some(html) => html.clone(),
@@ -218,6 +269,15 @@ impl Marker<'_> {
     }
 }
 
+/// Zulip's `BEFORE_MENTION_ALLOWED_REGEX`: a mention starts the text or follows
+/// whitespace or one of `'"({[/<`, so `a@**b**` is no mention.
+fn after_boundary(before: &str) -> bool {
+    before
+        .chars()
+        .next_back()
+        .is_none_or(|c| c.is_whitespace() || "'\"({[/<".contains(c))
+}
+
 /// The prefix of a mention at the start of `text`, and whether it is silent / a channel.
 fn prefix(text: &str) -> Option<(&'static str, bool, bool)> {
     if text.starts_with("@_**") {
@@ -238,7 +298,7 @@ fn mention_len(text: &str) -> Option<usize> {
     let (prefix, _, _) = prefix(text)?;
     let inner_end = text[prefix.len()..].find("**")?;
     let inner = &text[prefix.len()..prefix.len() + inner_end];
-    if inner.is_empty() || inner.contains('\n') {
+    if inner.is_empty() || inner.contains(['\n', '*']) {
         return None;
     }
     Some(prefix.len() + inner_end + 2)
@@ -249,45 +309,113 @@ fn mention_len(text: &str) -> Option<usize> {
 fn mention_html(source: &str, directory: &dyn Directory) -> Option<String> {
     let (prefix, silent, is_stream) = prefix(source)?;
     let inner = source.get(prefix.len()..source.len().checked_sub(2)?)?;
-    let mut html = String::new();
     if is_stream {
-        let (id, name) = directory.stream(inner)?;
-        let slug = encode_hash_component(&name.replace(' ', "-"));
-        html.push_str(&format!(
-            "<a class=\"stream\" data-stream-id=\"{id}\" href=\"/#narrow/channel/{id}-"
-        ));
-        escape_attr(&mut html, &slug);
-        html.push_str("\">#");
-        escape_text(&mut html, &name);
-        html.push_str("</a>");
-    } else {
-        let (name, id) = match inner.rsplit_once('|') {
-            Some((name, id)) => (name, Some(id.parse().ok()?)),
-            None => (inner, None),
-        };
-        let (user_id, full_name) = directory.user(name, id)?;
-        let class = if silent {
-            "user-mention silent"
-        } else {
-            "user-mention"
-        };
-        html.push_str(&format!(
-            "<span class=\"{class}\" data-user-id=\"{user_id}\">"
-        ));
-        if !silent {
-            html.push('@');
-        }
-        escape_text(&mut html, &full_name);
-        html.push_str("</span>");
+        return channel_link_html(inner, directory);
     }
+    if let Some(html) = wildcard_html(inner, silent) {
+        return Some(html);
+    }
+    let (name, id) = match inner.rsplit_once('|') {
+        Some((name, id)) => (name, Some(id.parse().ok()?)),
+        None => (inner, None),
+    };
+    let (user_id, full_name) = directory.user(name, id)?;
+    let class = if silent {
+        "user-mention silent"
+    } else {
+        "user-mention"
+    };
+    let mut html = format!("<span class=\"{class}\" data-user-id=\"{user_id}\">");
+    if !silent {
+        html.push('@');
+    }
+    escape_text(&mut html, &full_name);
+    html.push_str("</span>");
     Some(html)
 }
 
-/// Zulip's `encode_hash_component`: URI-component encoding with `.` for `%`.
+/// `#**channel**`, `#**channel>topic**` and `#**channel>topic@id**`, as Zulip's
+/// `StreamPattern`, `StreamTopicPattern` and `StreamTopicMessagePattern` render them.
+fn channel_link_html(inner: &str, directory: &dyn Directory) -> Option<String> {
+    let mut html = String::new();
+    let Some((channel, topic)) = inner.split_once('>') else {
+        let (id, name) = directory.stream(inner)?;
+        html.push_str(&format!(
+            "<a class=\"stream\" data-stream-id=\"{id}\" href=\""
+        ));
+        escape_attr(
+            &mut html,
+            &format!("/#narrow/channel/{}", encode_stream(id, &name)),
+        );
+        html.push_str("\">#");
+        escape_text(&mut html, &name);
+        html.push_str("</a>");
+        return Some(html);
+    };
+    let message = topic.rsplit_once('@').and_then(|(topic, id)| {
+        (!id.is_empty() && id.len() <= 18 && id.bytes().all(|b| b.is_ascii_digit()))
+            .then_some((topic, id))
+    });
+    let (id, name) = directory.stream(channel)?;
+    let topic = message.map_or(topic, |(topic, _)| topic);
+    let mut href = format!(
+        "/#narrow/channel/{}/topic/{}",
+        encode_stream(id, &name),
+        encode_hash_component(topic)
+    );
+    match message {
+        Some((_, message_id)) => {
+            href.push_str(&format!("/near/{message_id}"));
+            html.push_str("<a class=\"message-link\" href=\"");
+        }
+        None => html.push_str(&format!(
+            "<a class=\"stream-topic\" data-stream-id=\"{id}\" href=\""
+        )),
+    }
+    escape_attr(&mut html, &href);
+    html.push_str("\">#");
+    escape_text(&mut html, &name);
+    html.push_str(" &gt; ");
+    if topic.is_empty() {
+        // Zulip's name for the empty topic.
+        html.push_str("<em>general chat</em>");
+    } else {
+        escape_text(&mut html, topic);
+    }
+    if message.is_some() {
+        html.push_str(" @ 💬");
+    }
+    html.push_str("</a>");
+    Some(html)
+}
+
+/// `@**all**` (`everyone`, `channel`, `stream`) and `@**topic**`, Zulip's wildcards.
+fn wildcard_html(name: &str, silent: bool) -> Option<String> {
+    let (class, user_id) = match name {
+        "all" | "everyone" | "channel" | "stream" => (
+            "user-mention channel-wildcard-mention",
+            " data-user-id=\"*\"",
+        ),
+        "topic" => ("topic-mention", ""),
+        _ => return None,
+    };
+    let (silent_class, at) = if silent { (" silent", "") } else { ("", "@") };
+    Some(format!(
+        "<span class=\"{class}{silent_class}\"{user_id}>{at}{name}</span>"
+    ))
+}
+
+/// Zulip's `encode_stream`: the id, then the name with spaces as dashes.
+fn encode_stream(id: i64, name: &str) -> String {
+    format!("{id}-{}", encode_hash_component(&name.replace(' ', "-")))
+}
+
+/// Zulip's `hash_util_encode`: Python's `quote(text, safe="")` (letters, digits and
+/// `-_.~` kept), then `.` as `.2E` and `%` as `.`.
 fn encode_hash_component(text: &str) -> String {
     let mut out = String::new();
     for byte in text.bytes() {
-        if byte.is_ascii_alphanumeric() || b"-_~!*'()".contains(&byte) {
+        if byte.is_ascii_alphanumeric() || b"-_~".contains(&byte) {
             out.push(char::from(byte));
         } else {
             out.push_str(&format!(".{byte:02X}"));
@@ -335,8 +463,9 @@ mod tests {
             render_with_mentions("[x](<https://a.org/@**Ada Okafor**>) #**general**", &Org),
             format!("<p><a href=\"https://a.org/@**Ada Okafor**\">x</a> {GENERAL}</p>")
         );
+        // Image syntax is text in Zulip: its mentions are text too, never attributes.
         let html = render_with_mentions("![#**general**](https://a.org/#**general**)", &Org);
-        assert!(!html.contains("data-stream-id"), "{html}");
+        assert!(!html.contains("href=\"https://a.org/<"), "{html}");
     }
 
     #[test]
@@ -431,6 +560,63 @@ mod tests {
         assert_eq!(
             render_with_mentions("`@**Ada Okafor**`", &Org),
             "<p><code>@**Ada Okafor**</code></p>"
+        );
+    }
+
+    #[test]
+    fn topic_and_message_links_and_wildcards_are_zulips() {
+        assert_eq!(
+            render_with_mentions("#**general>Café talk!**", &Org),
+            "<p><a class=\"stream-topic\" data-stream-id=\"4\" \
+             href=\"/#narrow/channel/4-general/topic/Caf.C3.A9.20talk.21\">#general &gt; \
+             Café talk!</a></p>"
+        );
+        assert_eq!(
+            render_with_mentions("#**general>t@42** #**general>**", &Org),
+            "<p><a class=\"message-link\" href=\"/#narrow/channel/4-general/topic/t/near/42\">\
+             #general &gt; t @ 💬</a> <a class=\"stream-topic\" data-stream-id=\"4\" \
+             href=\"/#narrow/channel/4-general/topic/\">#general &gt; <em>general chat</em></a></p>"
+        );
+        assert_eq!(
+            render_with_mentions("@**all** @_**topic**", &Org),
+            "<p><span class=\"user-mention channel-wildcard-mention\" data-user-id=\"*\">@all</span> \
+             <span class=\"topic-mention silent\">topic</span></p>"
+        );
+    }
+
+    #[test]
+    fn mentions_need_a_boundary_before_them() {
+        assert_eq!(
+            render_with_mentions("a@**Ada Okafor** (@**Ada Okafor**)", &Org),
+            "<p>a@<strong>Ada Okafor</strong> (<span class=\"user-mention\" data-user-id=\"8\">\
+             @Ada Okafor</span>)</p>"
+        );
+    }
+
+    #[test]
+    fn links_into_the_organization_become_relative() {
+        struct Realm;
+        impl Directory for Realm {
+            fn user(&self, _: &str, _: Option<i64>) -> Option<(i64, String)> {
+                None
+            }
+            fn stream(&self, _: &str) -> Option<(i64, String)> {
+                None
+            }
+            fn realm_url(&self) -> Option<String> {
+                Some("https://chat.example.com".to_owned())
+            }
+        }
+        assert_eq!(
+            render_with_mentions(
+                "[a](https://chat.example.com/#narrow/channel/1) \
+                 https://chat.example.com/user_uploads/2/x.png \
+                 https://chat.example.com/help",
+                &Realm
+            ),
+            "<p><a href=\"#narrow/channel/1\">a</a> <a href=\"user_uploads/2/x.png\">\
+             https://chat.example.com/user_uploads/2/x.png</a> \
+             <a href=\"https://chat.example.com/help\">https://chat.example.com/help</a></p>"
         );
     }
 

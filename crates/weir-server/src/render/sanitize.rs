@@ -50,7 +50,8 @@ fn escape_with(out: &mut String, s: &str, map: impl Fn(u8) -> Option<&'static st
     out.push_str(&s[last..]);
 }
 
-/// Whether `url` may become an `href`: `http:`, `https:`, `mailto:` or a
+/// Whether `url` may become an `href`: `http:`, `https:`, `mailto:`, `tel:`,
+/// `sms:` (both of which Zulip links; they only open a dialer) or a
 /// scheme-less (relative, `#fragment`, `//host`) reference. Anything else —
 /// `javascript:`, `data:`, `vbscript:`, unknown schemes — is refused.
 ///
@@ -67,7 +68,7 @@ pub(super) fn is_safe_url(url: &str) -> bool {
         }
         match c {
             ':' => {
-                return ["http", "https", "mailto"]
+                return ["http", "https", "mailto", "tel", "sms"]
                     .iter()
                     .any(|allowed| scheme.eq_ignore_ascii_case(allowed));
             }
@@ -118,6 +119,8 @@ mod tests {
             "https://example.com",
             "HTTP://EXAMPLE.COM",
             "mailto:a@b.c",
+            "tel:+14155551234",
+            "SMS:+14155551234",
             "/relative/path",
             "relative",
             "#narrow/stream/1",
