@@ -7,7 +7,9 @@ use rusqlite::Connection;
 
 use crate::error::{ApiError, Error, Result};
 use crate::render::{Directory, render_markdown, render_with_mentions};
-use crate::store::{self, MessageInsert};
+use crate::rules::access::has_content_access;
+use crate::rules::names::check_topic;
+use crate::store::{self, MessageInsert, UserRow};
 
 /// Zulip's limits on what a message may carry. `MAX_CONTENT_CHARS` is Zulip's
 /// `max_message_length` (the realm key Zulip's `register` reports): the one place the
@@ -36,13 +38,23 @@ fn bounded(html: String) -> Result<String, ApiError> {
 /// `POST /messages/render`: content longer than a message may be is refused rather than
 /// rendered (Weir decision: Zulip would truncate it when sending), and so is a rendering
 /// beyond [`MAX_RENDERED_BYTES`]. Call it off the async threads (a read job).
-pub fn render_preview(conn: &Connection, content: &str) -> Result<String, ApiError> {
+pub fn render_preview(
+    conn: &Connection,
+    acting: &UserRow,
+    content: &str,
+) -> Result<String, ApiError> {
     if content.chars().count() > MAX_CONTENT_CHARS {
         return Err(ApiError::bad_request(format!(
             "Message too long (limit: {MAX_CONTENT_CHARS} characters)"
         )));
     }
-    bounded(render_with_mentions(content, &Organization(conn)))
+    bounded(render_with_mentions(
+        content,
+        &Organization {
+            conn,
+            acting: Some(acting),
+        },
+    ))
 }
 
 /// Cuts a topic to 60 characters, ending in `...` when cut.
@@ -64,7 +76,8 @@ pub fn truncate_content(content: &str) -> String {
     format!("{kept}{TRUNCATION_MARKER}")
 }
 
-/// A message's topic and body, cut to Zulip's limits and rendered. Prepared before the
+/// A message's topic (checked as Zulip's `check_stream_topic` checks it: every path
+/// that sends goes through here) and body, cut to Zulip's limits and rendered. Prepared before the
 /// write, so that the single writer only inserts.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Outgoing {
@@ -75,6 +88,7 @@ pub struct Outgoing {
 
 impl Outgoing {
     pub fn new(topic: &str, content: &str) -> Result<Self, ApiError> {
+        check_topic(topic)?;
         let content = truncate_content(content);
         let rendered = bounded(render_markdown(&content))?;
         Ok(Self {
@@ -84,10 +98,20 @@ impl Outgoing {
         })
     }
 
-    /// Like [`Outgoing::new`], resolving `@**mentions**` and `#**channel**` links.
-    pub fn with_mentions(conn: &Connection, topic: &str, content: &str) -> Result<Self, ApiError> {
+    /// Like [`Outgoing::new`], resolving `@**mentions**` and `#**channel**` links as
+    /// `acting` (the sender) sees them; `None` for system notices.
+    pub fn with_mentions(
+        conn: &Connection,
+        acting: Option<&UserRow>,
+        topic: &str,
+        content: &str,
+    ) -> Result<Self, ApiError> {
+        check_topic(topic)?;
         let content = truncate_content(content);
-        let rendered = bounded(render_with_mentions(&content, &Organization(conn)))?;
+        let rendered = bounded(render_with_mentions(
+            &content,
+            &Organization { conn, acting },
+        ))?;
         Ok(Self {
             topic: truncate_topic(topic),
             content,
@@ -96,12 +120,19 @@ impl Outgoing {
     }
 }
 
-/// The organization as mentions see it.
-pub struct Organization<'a>(pub &'a Connection);
+/// The organization as mentions see it, for one acting user: as in Zulip's
+/// `get_stream_name_map`, `#**name**` links only a stream whose content they may read
+/// ([`has_content_access`]); any other renders as an unknown name would, so that no
+/// rendering reveals a private stream's id.
+pub struct Organization<'a> {
+    pub conn: &'a Connection,
+    /// `None`: a system notice, which may link any stream.
+    pub acting: Option<&'a UserRow>,
+}
 
 impl Directory for Organization<'_> {
     fn user(&self, name: &str, id: Option<i64>) -> Option<(i64, String)> {
-        let named = store::users_named(self.0, name.trim()).ok()?;
+        let named = store::users_named(self.conn, name.trim()).ok()?;
         let user = match id {
             Some(id) => named.into_iter().find(|user| user.user_id == id)?,
             // A name alone must be unambiguous, as in Zulip.
@@ -114,7 +145,13 @@ impl Directory for Organization<'_> {
     }
 
     fn stream(&self, name: &str) -> Option<(i64, String)> {
-        let stream = store::stream_by_name(self.0, name.trim()).ok()??;
+        let stream = store::stream_by_name(self.conn, name.trim()).ok()??;
+        if let Some(acting) = self.acting {
+            let subscribed = store::is_subscribed(self.conn, acting.user_id, stream.stream_id);
+            if !has_content_access(acting, &stream, subscribed.ok()?) {
+                return None;
+            }
+        }
         Some((stream.stream_id, stream.name))
     }
 }
@@ -154,11 +191,14 @@ pub fn send(
     )
 }
 
-/// A direct message from Notification Bot to `recipient_id`.
+/// A direct message from Notification Bot to `recipient_id`. Its `#**channel**` links
+/// render as the recipient would see them, so that a notice never links a private
+/// stream its reader cannot see.
 pub fn notify(conn: &Connection, recipient_id: i64, content: &str, now: i64) -> Result<i64> {
     let bot = store::user_by_email(conn, store::seed::NOTIFICATION_BOT_EMAIL)?
         .ok_or_else(|| Error::Internal("Notification Bot is missing".into()))?;
-    let message = Outgoing::with_mentions(conn, "", content)?;
+    let reader = store::user_by_id(conn, recipient_id)?;
+    let message = Outgoing::with_mentions(conn, reader.as_ref(), "", content)?;
     send(
         conn,
         bot.user_id,

@@ -15,7 +15,7 @@ use crate::compose::{Destination, Outgoing, send};
 use crate::error::{ApiError, Error};
 use crate::http::auth::Caller;
 use crate::http::params::Params;
-use crate::rules::access::can_access;
+use crate::rules::access::{SendAccess, send_access};
 use crate::store::{self, StreamRow, UserRow};
 
 /// Largest `to` list accepted for a direct message.
@@ -62,7 +62,7 @@ pub async fn send_message(
         .store()
         .read(move |conn| {
             let destination = resolve(conn, &sender, to)?;
-            let outgoing = Outgoing::with_mentions(conn, &topic, &content)?;
+            let outgoing = Outgoing::with_mentions(conn, Some(&sender), &topic, &content)?;
             Ok::<_, Error>((destination, outgoing))
         })
         .await?;
@@ -132,9 +132,9 @@ fn resolve(conn: &Connection, sender: &UserRow, to: To) -> Result<Destination, E
     }
 }
 
-/// A stream the sender may post to. A private stream the sender cannot see is reported
-/// as missing (Weir's rule for hidden streams); one they see but are not subscribed to
-/// is refused as Zulip refuses it. A bot may post where its owner is subscribed.
+/// A stream the sender may post to, by the one sending rule ([`send_access`]): a
+/// stream the sender cannot see is reported as missing (Weir's rule for hidden
+/// streams); one they see but may not post to is refused as Zulip refuses it.
 fn writable_stream(
     conn: &Connection,
     sender: &UserRow,
@@ -143,19 +143,20 @@ fn writable_stream(
 ) -> Result<Destination, Error> {
     let stream = stream.ok_or_else(&missing)?;
     let subscribed = store::is_subscribed(conn, sender.user_id, stream.stream_id)?;
-    if !can_access(sender, &stream, subscribed) {
-        return Err(missing().into());
-    }
     let owner_subscribed = match sender.bot_owner_id {
         Some(owner) => store::is_subscribed(conn, owner, stream.stream_id)?,
         None => false,
     };
-    let may_post = subscribed || owner_subscribed || (!stream.invite_only && !sender.is_guest());
-    if !may_post {
-        let msg = format!("Not authorized to send to channel '{}'", stream.name);
-        return Err(ApiError::bad_request(msg).into());
+    match send_access(sender, stream.invite_only, subscribed, owner_subscribed) {
+        SendAccess::Allowed => Ok(Destination::Stream(stream.stream_id)),
+        SendAccess::Hidden => Err(missing().into()),
+        SendAccess::Refused => Err(not_authorized(&stream.name).into()),
     }
-    Ok(Destination::Stream(stream.stream_id))
+}
+
+/// Zulip's refusal of a stream the sender sees but may not post to.
+pub(crate) fn not_authorized(stream_name: &str) -> ApiError {
+    ApiError::bad_request(format!("Not authorized to send to channel '{stream_name}'"))
 }
 
 /// The one other person of a direct message (the sender themself when alone).
