@@ -74,6 +74,8 @@ struct Shared {
     config: Config,
     limiter: Option<ratelimit::RateLimiter>,
     request_log: Option<RequestLog>,
+    /// Memory for bodies read before authentication (`http/body_budget.rs`).
+    unauthenticated_bodies: http::body_budget::BodyBudget,
 }
 
 impl AppState {
@@ -93,6 +95,7 @@ impl AppState {
             config,
             limiter,
             request_log,
+            unauthenticated_bodies: http::body_budget::BodyBudget::default(),
         }))
     }
 
@@ -110,6 +113,10 @@ impl AppState {
 
     pub(crate) fn limiter(&self) -> Option<&ratelimit::RateLimiter> {
         self.0.limiter.as_ref()
+    }
+
+    pub(crate) fn unauthenticated_bodies(&self) -> &http::body_budget::BodyBudget {
+        &self.0.unauthenticated_bodies
     }
 }
 

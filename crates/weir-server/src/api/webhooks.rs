@@ -68,7 +68,15 @@ async fn handle(
         }
         AuthScheme::ApiKey => None,
     };
-    let body = read_body(body).await?;
+    // Before a key is known, the body comes out of the unauthenticated budget, whose
+    // share is held until the answer.
+    let (body, _share) = match known_sender {
+        Some(_) => (read_body(body).await?, None),
+        None => {
+            let budgeted = state.unauthenticated_bodies().read(headers, body).await?;
+            (budgeted.bytes, budgeted.share)
+        }
+    };
     if is_form(headers) {
         query.merge_missing_form(&body);
     }
