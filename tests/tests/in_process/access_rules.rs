@@ -369,3 +369,75 @@ async fn a_missing_streams_name_carries_no_markdown_into_the_notice() {
         "{html}"
     );
 }
+
+// ------------------------------------------------------------------- smaller items
+
+/// Zulip rate limits by IP address before credentials are looked at (`api_by_ip`,
+/// zerver/decorator.py and zerver/lib/rate_limiter.py), so API keys cannot be guessed
+/// at full speed: with limiting on, an address whose failures reach the limit is
+/// answered 429 before any key is checked, the right one included.
+#[tokio::test]
+async fn failed_authentications_are_rate_limited_per_address() {
+    let server = TestServer::standard_with(&["--rate-limit", "3"]);
+    let guess = server.with_key(MEMBER.email, "0123456789abcdefABCDEF0123456789");
+    for _ in 0..2 {
+        guess
+            .get("/users/me", &[])
+            .await
+            .unauthorized("Invalid API key");
+    }
+    let r = hello(
+        &server,
+        &[
+            ("api_key", "0123456789abcdefABCDEF0123456789"),
+            ("stream", "Verona"),
+        ],
+        ADA,
+    )
+    .await;
+    r.err(401, "INVALID_API_KEY", "Invalid API key");
+
+    let refused = server.as_user(&MEMBER).get("/users/me", &[]).await;
+    assert_eq!(refused.status, 429, "{}", refused.debug());
+    assert_eq!(
+        refused.json["code"],
+        "RATE_LIMIT_HIT",
+        "{}",
+        refused.debug()
+    );
+    let r = hello(&server, &bot_to(VERONA.name), ADA).await;
+    assert_eq!(r.status, 429, "{}", r.debug());
+}
+
+/// Zulip's `extract_private_recipients` (zerver/lib/recipient_parsing.py): a list whose
+/// first item is neither an e-mail nor an integer is "Invalid data type for recipients".
+#[tokio::test]
+async fn a_recipient_list_of_floats_is_an_invalid_data_type() {
+    let server = TestServer::standard();
+    let r = server
+        .as_user(&MEMBER)
+        .post(
+            "/messages",
+            &[
+                ("type", json!("direct")),
+                ("to", json!("[107.0]")),
+                ("content", json!("hi")),
+            ],
+        )
+        .await;
+    r.bad_request("Invalid data type for recipients");
+}
+
+/// `DELETE /events` for a queue the server does not have is Zulip's
+/// `BAD_EVENT_QUEUE_ID` (`BadEventQueueIdError`), not a 404: weir-server registers no
+/// queues, so every id is one.
+#[tokio::test]
+async fn deleting_an_event_queue_is_zulips_bad_queue_answer() {
+    let server = TestServer::standard();
+    let r = server
+        .as_user(&OWNER)
+        .delete("/events", &[("queue_id", json!("fb67bf8a"))])
+        .await;
+    let body = r.err(400, "BAD_EVENT_QUEUE_ID", "Bad event queue ID: fb67bf8a");
+    assert_eq!(body["queue_id"], "fb67bf8a");
+}

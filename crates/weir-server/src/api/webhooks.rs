@@ -11,7 +11,9 @@
 use std::sync::Arc;
 
 use axum::body::{Body, Bytes};
-use axum::extract::{Path, State};
+use std::net::SocketAddr;
+
+use axum::extract::{ConnectInfo, Path, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use rusqlite::Connection;
@@ -24,6 +26,7 @@ use crate::clock::now_unix;
 use crate::compose::{Destination, Outgoing, notify, send};
 use crate::error::{ApiError, Error};
 use crate::http::auth::{add_quota_headers, authenticate, rate_limited};
+use crate::http::auth_failures::{client_key, count_failure, refuse_if_over};
 use crate::http::params::{Params, read_body};
 use crate::rules::access::{SendAccess, send_access};
 use crate::rules::keys::{has_api_key_format, keys_match};
@@ -40,13 +43,28 @@ const INLINE_BODY_BYTES: usize = 64 * 1024;
 pub async fn receive(
     State(state): State<AppState>,
     Path(name): Path<String>,
+    peer: Option<axum::Extension<ConnectInfo<SocketAddr>>>,
     headers: HeaderMap,
     uri: axum::http::Uri,
     body: Body,
 ) -> Response {
+    // Failed keys count against the client's address, as for the REST API.
+    let mut extensions = axum::http::Extensions::new();
+    if let Some(axum::Extension(peer)) = peer {
+        extensions.insert(peer);
+    }
+    let client = client_key(&extensions);
+    if let Some(refused) = refuse_if_over(&state, client) {
+        return refused;
+    }
     match handle(&state, &name, &headers, &uri, body).await {
         Ok(response) => response,
-        Err(error) => error.into_response(),
+        Err(error) => {
+            if error.is_authentication_failure() {
+                count_failure(&state, client);
+            }
+            error.into_response()
+        }
     }
 }
 
