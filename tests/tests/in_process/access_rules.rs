@@ -194,6 +194,48 @@ async fn leaving_and_rejoining_a_protected_stream_keeps_what_was_received() {
     assert_eq!(contents(&narrowed), ["while Mark is in", "Mark is back"]);
 }
 
+/// After leaving a private stream, what was received stays readable, in the default
+/// view and narrowed to the stream (Zulip keeps the `UserMessage` rows and queries them
+/// when the stream's history is not accessible).
+#[tokio::test]
+async fn what_was_received_stays_readable_after_leaving_a_private_stream() {
+    let server = TestServer::standard();
+    let olivia = server.as_user(&OWNER);
+    post_to(&olivia, SECRET_PLANS.name, "t", "said to Mark").await;
+    let r = olivia
+        .delete(
+            "/users/me/subscriptions",
+            &[
+                ("subscriptions", json!([SECRET_PLANS.name])),
+                ("principals", json!([MEMBER.id])),
+            ],
+        )
+        .await;
+    r.ok();
+    post_to(&olivia, SECRET_PLANS.name, "t", "said after Mark left").await;
+
+    let mark = server.as_user(&MEMBER);
+    let narrowed = read_all(&mark, stream_narrow(SECRET_PLANS.name), false).await;
+    assert_eq!(contents(&narrowed), ["said to Mark"]);
+    let mut all = read_all(&mark, json!([]), false).await;
+    all.retain(|m| m["type"] == "stream");
+    assert_eq!(contents(&all), ["said to Mark"]);
+    // Someone who never was in it still finds no such stream.
+    let r = server
+        .as_user(&MEMBER2)
+        .get(
+            "/messages",
+            &[
+                ("anchor", json!("newest")),
+                ("num_before", json!(10)),
+                ("num_after", json!(0)),
+                ("narrow", stream_narrow(SECRET_PLANS.name)),
+            ],
+        )
+        .await;
+    r.bad_request("Invalid narrow operator: unknown channel");
+}
+
 /// Zulip's default view (`GET /messages` without a narrow) is the messages the user
 /// received; a public stream's history shows when narrowed to it explicitly.
 #[tokio::test]

@@ -313,10 +313,18 @@ fn build_query(
                         .flatten(),
                     _ => None,
                 };
-                // A private stream the viewer cannot read is reported as unknown too.
-                let stream = stream
-                    .filter(|stream| can_access(viewer, stream, is_subscribed(stream)))
-                    .ok_or_else(unknown_channel)?;
+                // A private stream the viewer cannot see is reported as unknown too,
+                // unless they received some of its messages while subscribed: those
+                // stay theirs to read, as Zulip's `UserMessage` rows do.
+                let stream = match stream {
+                    Some(stream) if can_access(viewer, &stream, is_subscribed(&stream)) => stream,
+                    Some(stream)
+                        if store::received_from_stream(conn, viewer.user_id, stream.stream_id)? =>
+                    {
+                        stream
+                    }
+                    _ => return Err(unknown_channel().into()),
+                };
                 if !negated && can_access_history(viewer, &stream, is_subscribed(&stream)) {
                     query.full_history_streams.push(stream.stream_id);
                 }

@@ -124,4 +124,16 @@ mod tests {
         assert!(limiter.check_at(2, start).is_ok(), "keys are independent");
         assert!(limiter.check_at(1, start + WINDOW).is_ok());
     }
+
+    #[test]
+    fn exceeded_tells_without_counting() {
+        let limiter = RateLimiter::new(2);
+        assert!(limiter.exceeded(7).is_none());
+        assert!(limiter.check(7).is_ok());
+        assert!(limiter.exceeded(7).is_none(), "one of two used");
+        assert!(limiter.check(7).is_ok());
+        let over = limiter.exceeded(7).map(|e| e.quota.remaining);
+        assert_eq!(over, Some(0));
+        assert!(limiter.exceeded(8).is_none(), "keys are independent");
+    }
 }

@@ -39,6 +39,19 @@ pub struct MessageInsert<'a> {
     pub timestamp: i64,
 }
 
+/// Whether `user_id` received any message of the stream (a subscription period in which
+/// something was sent): they may narrow to it even after leaving.
+pub fn received_from_stream(conn: &Connection, user_id: i64, stream_id: i64) -> Result<bool> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT EXISTS (SELECT 1 FROM received_ranges
+                            WHERE user_id = ?1 AND stream_id = ?2
+                              AND (last_message_id IS NULL
+                                   OR last_message_id >= first_message_id))",
+        )?
+        .query_row([user_id, stream_id], |row| row.get(0))?)
+}
+
 pub fn insert_message(conn: &Connection, message: &MessageInsert<'_>) -> Result<i64> {
     conn.prepare_cached(
         "INSERT INTO messages (sender_id, stream_id, recipient_id, topic, content,
