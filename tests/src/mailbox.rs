@@ -30,12 +30,16 @@ pub async fn read_all(api: &Api, narrow: Value, apply_markdown: bool) -> Vec<Val
         .clone()
 }
 
-/// Every message any active seeded human can read (Markdown source), by id.
+/// Every message any active seeded human can read (Markdown source), by id: what they
+/// received (no narrow) and the history of public streams (`channels:public`).
 pub async fn everything(server: &TestServer) -> BTreeMap<u64, Value> {
+    let public = json!([{"operator": "channels", "operand": "public"}]);
     let mut all = BTreeMap::new();
     for who in [OWNER, ADMIN, MODERATOR, MEMBER, MEMBER2, GUEST] {
-        for m in read_all(&server.as_user(&who), json!([]), false).await {
-            all.insert(message_id(&m), m);
+        for narrow in [json!([]), public.clone()] {
+            for m in read_all(&server.as_user(&who), narrow, false).await {
+                all.insert(message_id(&m), m);
+            }
         }
     }
     all

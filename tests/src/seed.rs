@@ -23,6 +23,10 @@
 //! 22 Hidden Lair          yes      105 106 202 203   (no administrator subscribed)
 //! ```
 //!
+//! Both private streams keep Zulip's default protected history
+//! (`history_public_to_subscribers: false`): someone subscribed later reads only what
+//! follows.
+//!
 //! Who sees which private stream (non-admins): 104 sees Secret Plans only; 105 and 106
 //! see Hidden Lair only; 103 sees neither. 202 (owned by 104) is in Hidden Lair, which
 //! its owner cannot see.

@@ -436,6 +436,11 @@ impl TestServer {
         matches!(self.process_mut().child.try_wait(), Ok(None))
     }
 
+    /// The server process's id (a spawned server only).
+    pub fn pid(&self) -> u32 {
+        self.process().child.id()
+    }
+
     /// Sends SIGTERM to the server process (this process only, by its id).
     pub fn terminate(&self) {
         let id = self.process().child.id();

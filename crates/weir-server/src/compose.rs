@@ -6,8 +6,10 @@
 use rusqlite::Connection;
 
 use crate::error::{ApiError, Error, Result};
-use crate::render::{Directory, render_for_sender, render_markdown, render_with_mentions};
-use crate::store::{self, MessageInsert};
+use crate::render::{Directory, render_for_sender, render_markdown};
+use crate::rules::access::has_content_access;
+use crate::rules::names::check_topic;
+use crate::store::{self, MessageInsert, UserRow};
 
 /// Zulip's limits on what a message may carry. `MAX_CONTENT_CHARS` is Zulip's
 /// `max_message_length` (the realm key Zulip's `register` reports): the one place the
@@ -35,21 +37,21 @@ fn bounded(html: String) -> Result<String, ApiError> {
 
 /// `POST /messages/render`: content longer than a message may be is refused rather than
 /// rendered (Weir decision: Zulip would truncate it when sending), and so is a rendering
-/// beyond [`MAX_RENDERED_BYTES`]. Rendered as `sender_id`'s messages are (their
-/// `translate_emoticons`). Call it off the async threads (a read job).
-pub fn render_preview(conn: &Connection, sender_id: i64, content: &str) -> Result<String> {
+/// beyond [`MAX_RENDERED_BYTES`]. Rendered as `acting`'s messages are: their view of
+/// streams and their `translate_emoticons`. Call it off the async threads (a read job).
+pub fn render_preview(conn: &Connection, acting: &UserRow, content: &str) -> Result<String> {
     if content.chars().count() > MAX_CONTENT_CHARS {
         return Err(ApiError::bad_request(format!(
             "Message too long (limit: {MAX_CONTENT_CHARS} characters)"
         ))
         .into());
     }
-    let translate = store::translate_emoticons(conn, sender_id)?;
-    Ok(bounded(render_for_sender(
-        content,
-        &Organization(conn),
-        translate,
-    ))?)
+    let translate = store::translate_emoticons(conn, acting.user_id)?;
+    let organization = Organization {
+        conn,
+        acting: Some(acting),
+    };
+    Ok(bounded(render_for_sender(content, &organization, translate))?)
 }
 
 /// Cuts a topic to 60 characters, ending in `...` when cut.
@@ -71,7 +73,8 @@ pub fn truncate_content(content: &str) -> String {
     format!("{kept}{TRUNCATION_MARKER}")
 }
 
-/// A message's topic and body, cut to Zulip's limits and rendered. Prepared before the
+/// A message's topic (checked as Zulip's `check_stream_topic` checks it: every path
+/// that sends goes through here) and body, cut to Zulip's limits and rendered. Prepared before the
 /// write, so that the single writer only inserts.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Outgoing {
@@ -82,6 +85,7 @@ pub struct Outgoing {
 
 impl Outgoing {
     pub fn new(topic: &str, content: &str) -> Result<Self, ApiError> {
+        check_topic(topic)?;
         let content = truncate_content(content);
         let rendered = bounded(render_markdown(&content))?;
         Ok(Self {
@@ -91,28 +95,26 @@ impl Outgoing {
         })
     }
 
-    /// [`Outgoing::with_mentions`] for a message `sender_id` sends, rendered with their
-    /// settings (`translate_emoticons`).
-    pub fn from_sender(
+    /// Like [`Outgoing::new`], resolving `@**mentions**` and `#**channel**` links as
+    /// `acting` (the sender) sees them and with their `translate_emoticons`; `None` for
+    /// system notices, which translate nothing.
+    pub fn with_mentions(
         conn: &Connection,
-        sender_id: i64,
+        acting: Option<&UserRow>,
         topic: &str,
         content: &str,
     ) -> Result<Self> {
-        let translate = store::translate_emoticons(conn, sender_id)?;
+        check_topic(topic)?;
+        let translate = match acting {
+            Some(user) => store::translate_emoticons(conn, user.user_id)?,
+            None => false,
+        };
         let content = truncate_content(content);
-        let rendered = bounded(render_for_sender(&content, &Organization(conn), translate))?;
-        Ok(Self {
-            topic: truncate_topic(topic),
-            content,
-            rendered,
-        })
-    }
-
-    /// Like [`Outgoing::new`], resolving `@**mentions**` and `#**channel**` links.
-    pub fn with_mentions(conn: &Connection, topic: &str, content: &str) -> Result<Self, ApiError> {
-        let content = truncate_content(content);
-        let rendered = bounded(render_with_mentions(&content, &Organization(conn)))?;
+        let rendered = bounded(render_for_sender(
+            &content,
+            &Organization { conn, acting },
+            translate,
+        ))?;
         Ok(Self {
             topic: truncate_topic(topic),
             content,
@@ -121,12 +123,19 @@ impl Outgoing {
     }
 }
 
-/// The organization as mentions see it.
-pub struct Organization<'a>(pub &'a Connection);
+/// The organization as mentions see it, for one acting user: as in Zulip's
+/// `get_stream_name_map`, `#**name**` links only a stream whose content they may read
+/// ([`has_content_access`]); any other renders as an unknown name would, so that no
+/// rendering reveals a private stream's id.
+pub struct Organization<'a> {
+    pub conn: &'a Connection,
+    /// `None`: a system notice, which may link any stream.
+    pub acting: Option<&'a UserRow>,
+}
 
 impl Directory for Organization<'_> {
     fn user(&self, name: &str, id: Option<i64>) -> Option<(i64, String)> {
-        let named = store::users_named(self.0, name.trim()).ok()?;
+        let named = store::users_named(self.conn, name.trim()).ok()?;
         let user = match id {
             Some(id) => named.into_iter().find(|user| user.user_id == id)?,
             // A name alone must be unambiguous, as in Zulip.
@@ -139,12 +148,18 @@ impl Directory for Organization<'_> {
     }
 
     fn stream(&self, name: &str) -> Option<(i64, String)> {
-        let stream = store::stream_by_name(self.0, name.trim()).ok()??;
+        let stream = store::stream_by_name(self.conn, name.trim()).ok()??;
+        if let Some(acting) = self.acting {
+            let subscribed = store::is_subscribed(self.conn, acting.user_id, stream.stream_id);
+            if !has_content_access(acting, &stream, subscribed.ok()?) {
+                return None;
+            }
+        }
         Some((stream.stream_id, stream.name))
     }
 
     fn realm_url(&self) -> Option<String> {
-        Some(store::realm(self.0).ok()??.url)
+        Some(store::realm(self.conn).ok()??.url)
     }
 }
 
@@ -183,11 +198,14 @@ pub fn send(
     )
 }
 
-/// A direct message from Notification Bot to `recipient_id`.
+/// A direct message from Notification Bot to `recipient_id`. Its `#**channel**` links
+/// render as the recipient would see them, so that a notice never links a private
+/// stream its reader cannot see.
 pub fn notify(conn: &Connection, recipient_id: i64, content: &str, now: i64) -> Result<i64> {
     let bot = store::user_by_email(conn, store::seed::NOTIFICATION_BOT_EMAIL)?
         .ok_or_else(|| Error::Internal("Notification Bot is missing".into()))?;
-    let message = Outgoing::with_mentions(conn, "", content)?;
+    let reader = store::user_by_id(conn, recipient_id)?;
+    let message = Outgoing::with_mentions(conn, reader.as_ref(), "", content)?;
     send(
         conn,
         bot.user_id,

@@ -93,6 +93,13 @@ pub enum Error {
     Internal(String),
 }
 
+impl Error {
+    /// A 401: a missing, malformed, unknown or deactivated key.
+    pub fn is_authentication_failure(&self) -> bool {
+        matches!(self, Self::Api(error) if error.status == StatusCode::UNAUTHORIZED)
+    }
+}
+
 /// Why the disk refused a write: said plainly to the client, who can do nothing about
 /// it but should not retry blindly, while reads keep working.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]

@@ -74,6 +74,10 @@ struct Shared {
     config: Config,
     limiter: Option<ratelimit::RateLimiter>,
     request_log: Option<RequestLog>,
+    /// Failed authentications per client address (`http/auth_failures.rs`).
+    auth_failures: Option<ratelimit::RateLimiter>,
+    /// Memory for bodies read before authentication (`http/body_budget.rs`).
+    unauthenticated_bodies: http::body_budget::BodyBudget,
 }
 
 impl AppState {
@@ -88,11 +92,14 @@ impl AppState {
 
     fn build(store: Store, config: Config, request_log: Option<RequestLog>) -> Self {
         let limiter = config.rate_limit.map(ratelimit::RateLimiter::new);
+        let auth_failures = config.rate_limit.map(ratelimit::RateLimiter::new);
         Self(Arc::new(Shared {
             store,
             config,
             limiter,
             request_log,
+            auth_failures,
+            unauthenticated_bodies: http::body_budget::BodyBudget::default(),
         }))
     }
 
@@ -110,6 +117,14 @@ impl AppState {
 
     pub(crate) fn limiter(&self) -> Option<&ratelimit::RateLimiter> {
         self.0.limiter.as_ref()
+    }
+
+    pub(crate) fn auth_failures(&self) -> Option<&ratelimit::RateLimiter> {
+        self.0.auth_failures.as_ref()
+    }
+
+    pub(crate) fn unauthenticated_bodies(&self) -> &http::body_budget::BodyBudget {
+        &self.0.unauthenticated_bodies
     }
 }
 

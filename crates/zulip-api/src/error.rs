@@ -17,6 +17,7 @@ pub enum ZulipErrorCode {
     MissingHttpEventHeader,
     UnsupportedWebhookEventType,
     RealmDeactivated,
+    BadEventQueueId,
     /// Any code this version does not know; kept so that decoding never fails.
     #[serde(other)]
     Unknown,
@@ -37,6 +38,7 @@ impl ZulipErrorCode {
             Self::MissingHttpEventHeader => "MISSING_HTTP_EVENT_HEADER",
             Self::UnsupportedWebhookEventType => "UNSUPPORTED_WEBHOOK_EVENT_TYPE",
             Self::RealmDeactivated => "REALM_DEACTIVATED",
+            Self::BadEventQueueId => "BAD_EVENT_QUEUE_ID",
             Self::Unknown => "UNKNOWN",
         }
     }

@@ -311,10 +311,14 @@ async fn a_deactivated_account_is_refused_everywhere() {
     let server = TestServer::standard();
     let dora = server.as_user(&DEACTIVATED);
 
+    // Zulip's `UserDeactivatedError` (zerver/lib/exceptions.py): 401 with the code
+    // USER_DEACTIVATED, not UNAUTHORIZED.
     for (method, path, params) in endpoints() {
-        call(&dora, &method, path, &params)
-            .await
-            .unauthorized("Account is deactivated");
+        call(&dora, &method, path, &params).await.err(
+            401,
+            "USER_DEACTIVATED",
+            "Account is deactivated",
+        );
     }
 }
 

@@ -13,6 +13,7 @@
 // test, not its helpers (rust-clippy#11119): lifted here, once for the whole binary.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod access_rules;
 mod auth;
 mod bot_status;
 mod bots;

@@ -757,9 +757,11 @@ async fn messages_need_a_rest_login() {
     fetch(&server.as_user(&WEBHOOK_BOT), &params)
         .await
         .unauthorized("This API is not available to incoming webhook bots.");
-    fetch(&server.as_user(&DEACTIVATED), &params)
-        .await
-        .unauthorized("Account is deactivated");
+    fetch(&server.as_user(&DEACTIVATED), &params).await.err(
+        401,
+        "USER_DEACTIVATED",
+        "Account is deactivated",
+    );
 }
 
 #[tokio::test]

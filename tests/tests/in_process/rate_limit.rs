@@ -200,3 +200,21 @@ async fn webhook_calls_count_against_the_bot() {
     owner.ok();
     assert_rate_headers(&owner, 2, 1);
 }
+
+/// Issue 24: `X-RateLimit-Reset` on the 429 was a second earlier than on the request
+/// just before it. Zulip reports when the window has room again; it cannot move back.
+#[tokio::test]
+async fn the_reset_time_never_moves_backwards_at_the_429() {
+    let server = TestServer::standard_with(&["--rate-limit", "3"]);
+    let mark = server.as_user(&MEMBER);
+    let mut last = 0.0;
+    for _ in 0..3 {
+        let r = mark.get("/users/me", &[]).await;
+        r.ok();
+        last = header_f64(&r, "x-ratelimit-reset");
+    }
+    let refused = mark.get("/users/me", &[]).await;
+    assert_eq!(refused.status, 429, "{}", refused.debug());
+    let reset = header_f64(&refused, "x-ratelimit-reset");
+    assert!(reset >= last, "reset went from {last} to {reset}");
+}

@@ -135,6 +135,8 @@ enum Refused {
     Missing(&'static str),
     /// 401 with this message.
     Unauthorized(&'static str),
+    /// Zulip's `UserDeactivatedError`.
+    Deactivated,
 }
 
 fn bad(msg: &str) -> Refused {
@@ -177,6 +179,9 @@ async fn expect_refusals(cases: Vec<(&str, Call, Refused)>) {
             }
             Refused::Unauthorized(msg) => {
                 r.unauthorized(msg);
+            }
+            Refused::Deactivated => {
+                r.err(401, "USER_DEACTIVATED", "Account is deactivated");
             }
         }
         assert_unchanged(&server).await;
@@ -1009,7 +1014,7 @@ async fn who_may_not_call_it() {
         (
             "a deactivated user may not call it",
             leaving(DEACTIVATED, json!(["Engineering"])),
-            Refused::Unauthorized("Account is deactivated"),
+            Refused::Deactivated,
         ),
     ])
     .await;

@@ -392,3 +392,62 @@ async fn server_settings_stays_responsive_while_the_worst_inputs_run() {
         );
     }
 }
+
+/// A line of `/proc/<pid>/status` in KiB (`VmRSS`, `VmHWM`).
+fn status_kib(pid: u32, field: &str) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix(field)?.strip_prefix(':'))
+        .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or_else(|| panic!("no {field} in /proc/{pid}/status"))
+}
+
+/// Issue 24, item 6: webhook bodies without a key in the URL are read before anyone is
+/// authenticated. Zulip reads them whole; weir-server caps each (1 MiB) and all of them
+/// together (16 MiB in flight), so a burst of forty 5 MiB uploads and forty just under
+/// the cap leaves the server's memory (`VmRSS`, and its peak `VmHWM`) within a bound.
+/// Before the cap, such a burst took a server from 50 MB to 332 MB, for good.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_burst_of_unauthenticated_uploads_leaves_memory_bounded() {
+    let _alone = alone();
+    const BOUND_KIB: u64 = 64 * 1024;
+    let server = TestServer::spawn_standard();
+    let anon = server.anon();
+    anon.get("/server_settings", &[]).await.ok();
+    let pid = server.pid();
+    let (rss_before, peak_before) = (status_kib(pid, "VmRSS"), status_kib(pid, "VmHWM"));
+
+    for size in [5 * 1024 * 1024, 1_000_000] {
+        let body = format!("featured_title=a&featured_url=b&pad={}", "a".repeat(size));
+        let mut uploads = tokio::task::JoinSet::new();
+        for _ in 0..40 {
+            uploads.spawn(
+                anon.request_unauthenticated(Method::POST, "/external/helloworld?stream=Verona")
+                    .header("Content-Type", FORM_TYPE)
+                    .body(body.clone())
+                    .send(),
+            );
+        }
+        while let Some(answer) = uploads.join_next().await {
+            // Refused either way (too large, or no key): what matters is the memory.
+            let status = answer.unwrap().map(|r| r.status().as_u16()).unwrap_or(0);
+            assert!(
+                status == 0 || (400..500).contains(&status) || status == 503,
+                "{status}"
+            );
+        }
+    }
+
+    let (rss_after, peak_after) = (status_kib(pid, "VmRSS"), status_kib(pid, "VmHWM"));
+    println!("VmRSS {rss_before} -> {rss_after} KiB, VmHWM {peak_before} -> {peak_after} KiB");
+    assert!(
+        rss_after.saturating_sub(rss_before) < BOUND_KIB,
+        "VmRSS grew from {rss_before} to {rss_after} KiB"
+    );
+    assert!(
+        peak_after.saturating_sub(peak_before) < 3 * BOUND_KIB / 2,
+        "VmHWM grew from {peak_before} to {peak_after} KiB"
+    );
+    anon.get("/server_settings", &[]).await.ok();
+}

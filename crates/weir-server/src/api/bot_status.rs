@@ -75,7 +75,7 @@ pub async fn reactivate_user(
                 return Ok(());
             }
             if target.bot_type.is_some()
-                && store::active_bot_with_name_exists(conn, &target.full_name)?
+                && store::active_user_with_name_exists(conn, &target.full_name)?
             {
                 return Err(ApiError::bad_request("Name is already in use.").into());
             }

@@ -106,7 +106,7 @@ pub async fn create_bot(
             if store::user_by_email(conn, &email)?.is_some() {
                 return Err(ApiError::bad_request("Username already in use").into());
             }
-            if store::active_bot_with_name_exists(conn, &full_name)? {
+            if store::active_user_with_name_exists(conn, &full_name)? {
                 return Err(ApiError::bad_request("Name is already in use.").into());
             }
             let api_key = generate_api_key();

@@ -101,7 +101,7 @@ pub fn stream_dto(stream: &StreamRow, activity: StreamActivity, now: i64) -> Str
         rendered_description: render_markdown(&stream.description),
         invite_only: stream.invite_only,
         is_web_public: false,
-        history_public_to_subscribers: !stream.invite_only,
+        history_public_to_subscribers: stream.history_public_to_subscribers,
         date_created: stream.date_created,
         creator_id: stream.creator_id,
         stream_post_policy: 1,

@@ -11,6 +11,7 @@ use crate::AppState;
 use crate::error::{ApiError, Error};
 use crate::http::auth::Caller;
 use crate::http::params::{Params, as_list};
+use crate::rules::access::{can_access, can_access_history};
 use crate::store::{self, Filter, MessageQuery, MessageRow, Narrow, UserRow};
 
 /// Zulip's `LARGER_THAN_MAX_MESSAGE_ID`, reported as the anchor of `anchor=newest`.
@@ -290,17 +291,10 @@ fn build_query(
 ) -> Result<MessageQuery, Error> {
     let subscribed = store::subscription_states(conn, viewer.user_id)?;
     let streams = store::all_streams(conn)?;
-    let readable = |stream: &store::StreamRow| {
-        subscribed.get(&stream.stream_id) == Some(&true)
-            || (!stream.invite_only && !viewer.is_guest())
-    };
+    let is_subscribed =
+        |stream: &store::StreamRow| subscribed.get(&stream.stream_id) == Some(&true);
     let mut query = MessageQuery {
         viewer_id: viewer.user_id,
-        readable_streams: streams
-            .iter()
-            .filter(|stream| readable(stream))
-            .map(|stream| stream.stream_id)
-            .collect(),
         anchor,
         num_before,
         num_after,
@@ -319,25 +313,34 @@ fn build_query(
                         .flatten(),
                     _ => None,
                 };
-                // A private stream the viewer cannot read is reported as unknown too.
-                let stream = stream
-                    .filter(|stream| {
-                        crate::rules::access::can_access(
-                            viewer,
-                            stream,
-                            subscribed.get(&stream.stream_id) == Some(&true),
-                        )
-                    })
-                    .ok_or_else(unknown_channel)?;
+                // A private stream the viewer cannot see is reported as unknown too,
+                // unless they received some of its messages while subscribed: those
+                // stay theirs to read, as Zulip's `UserMessage` rows do.
+                let stream = match stream {
+                    Some(stream) if can_access(viewer, &stream, is_subscribed(&stream)) => stream,
+                    Some(stream)
+                        if store::received_from_stream(conn, viewer.user_id, stream.stream_id)? =>
+                    {
+                        stream
+                    }
+                    _ => return Err(unknown_channel().into()),
+                };
+                if !negated && can_access_history(viewer, &stream, is_subscribed(&stream)) {
+                    query.full_history_streams.push(stream.stream_id);
+                }
                 Narrow::Stream(stream.stream_id)
             }
-            Term::PublicStreams => Narrow::AnyStream(
-                streams
+            Term::PublicStreams => {
+                let public: Vec<i64> = streams
                     .iter()
                     .filter(|stream| !stream.invite_only && !viewer.is_guest())
                     .map(|stream| stream.stream_id)
-                    .collect(),
-            ),
+                    .collect();
+                if !negated {
+                    query.full_history_streams.extend(&public);
+                }
+                Narrow::AnyStream(public)
+            }
             Term::Topic(topic) => Narrow::Topic(topic.clone()),
             Term::Dm(operand) => Narrow::DmWith(dm_partner(conn, viewer, operand)?),
             Term::Sender(operand) => Narrow::Sender(sender_id(conn, operand)?),
@@ -548,10 +551,10 @@ pub async fn render_message(
     mut params: Params,
 ) -> ApiResult {
     let content = params.require_str("content")?;
-    let sender_id = caller.user_id;
+    let acting = caller.0;
     let rendered = state
         .store()
-        .read(move |conn| crate::compose::render_preview(conn, sender_id, &content))
+        .read(move |conn| crate::compose::render_preview(conn, &acting, &content))
         .await?;
     success(json!({ "rendered": rendered }), params.into_ignored())
 }

@@ -64,6 +64,10 @@ pub fn routes(state: AppState) -> Router {
         .route("/api/v1/register", post(register::register))
         .route("/api/v1/settings", patch(settings::update_settings))
         .route(
+            "/api/v1/events",
+            axum::routing::delete(register::delete_queue),
+        )
+        .route(
             "/api/v1/messages",
             get(message_fetch::get_messages).post(send::send_message),
         )

@@ -251,3 +251,16 @@ fn add_streams(
     }
     Ok(())
 }
+
+/// `DELETE /events`: weir-server keeps no event queues (`register` answers `queue_id`
+/// null), so every queue id is one that no longer exists, and gets Zulip's answer for
+/// it rather than a 404.
+pub async fn delete_queue(_caller: Caller, mut params: Params) -> ApiResult {
+    let queue_id = params.require_str("queue_id")?;
+    Err(
+        ApiError::bad_request(format!("Bad event queue ID: {queue_id}"))
+            .code(zulip_api::ZulipErrorCode::BadEventQueueId)
+            .with("queue_id", queue_id)
+            .into(),
+    )
+}

@@ -15,7 +15,7 @@ use crate::compose::{Destination, Outgoing, send};
 use crate::error::{ApiError, Error};
 use crate::http::auth::Caller;
 use crate::http::params::Params;
-use crate::rules::access::can_access;
+use crate::rules::access::{SendAccess, send_access};
 use crate::store::{self, StreamRow, UserRow};
 
 /// Largest `to` list accepted for a direct message.
@@ -62,7 +62,7 @@ pub async fn send_message(
         .store()
         .read(move |conn| {
             let destination = resolve(conn, &sender, to)?;
-            let outgoing = Outgoing::from_sender(conn, sender.user_id, &topic, &content)?;
+            let outgoing = Outgoing::with_mentions(conn, Some(&sender), &topic, &content)?;
             Ok::<_, Error>((destination, outgoing))
         })
         .await?;
@@ -81,16 +81,21 @@ pub async fn send_message(
 fn parse_to(raw: &str, direct: bool) -> Result<To, ApiError> {
     let parsed: Option<Value> = serde_json::from_str(raw).ok();
     if direct {
-        let items = match parsed {
-            Some(Value::Array(items)) => items,
-            Some(Value::Number(id)) => vec![Value::Number(id)],
-            _ => raw
-                .split(',')
+        let split = |text: &str| -> Vec<Value> {
+            text.split(',')
                 .map(str::trim)
                 .filter(|email| !email.is_empty())
                 .map(Value::from)
-                .collect(),
+                .collect()
         };
+        let items = match parsed {
+            Some(Value::Array(items)) => items,
+            Some(Value::Number(id)) => vec![Value::Number(id)],
+            Some(Value::String(text)) => split(&text),
+            None => split(raw),
+            Some(_) => return Err(invalid_recipients()),
+        };
+        check_recipient_types(&items)?;
         if items.len() > MAX_RECIPIENTS {
             let msg = format!("Too many recipients (limit: {MAX_RECIPIENTS})");
             return Err(ApiError::bad_request(msg));
@@ -109,6 +114,29 @@ fn parse_to(raw: &str, direct: bool) -> Result<To, ApiError> {
         Some(Value::String(name)) => To::StreamName(name),
         _ => To::StreamName(raw.to_owned()),
     })
+}
+
+fn invalid_recipients() -> ApiError {
+    ApiError::bad_request("Invalid data type for recipients")
+}
+
+/// Zulip's `extract_private_recipients`: the first item says whether the list holds
+/// e-mails or user ids (integers; `107.0` is neither), and every item must agree.
+fn check_recipient_types(items: &[Value]) -> Result<(), ApiError> {
+    let is_id = |item: &Value| item.as_i64().is_some();
+    let agree: fn(&Value) -> bool = match items.first() {
+        None => return Ok(()),
+        Some(Value::String(_)) => Value::is_string,
+        Some(first) if is_id(first) => |item| item.as_i64().is_some(),
+        Some(_) => return Err(invalid_recipients()),
+    };
+    if items.iter().all(agree) {
+        Ok(())
+    } else {
+        Err(ApiError::bad_request(
+            "Recipient lists may contain emails or user IDs, but not both.",
+        ))
+    }
 }
 
 fn resolve(conn: &Connection, sender: &UserRow, to: To) -> Result<Destination, Error> {
@@ -132,9 +160,9 @@ fn resolve(conn: &Connection, sender: &UserRow, to: To) -> Result<Destination, E
     }
 }
 
-/// A stream the sender may post to. A private stream the sender cannot see is reported
-/// as missing (Weir's rule for hidden streams); one they see but are not subscribed to
-/// is refused as Zulip refuses it. A bot may post where its owner is subscribed.
+/// A stream the sender may post to, by the one sending rule ([`send_access`]): a
+/// stream the sender cannot see is reported as missing (Weir's rule for hidden
+/// streams); one they see but may not post to is refused as Zulip refuses it.
 fn writable_stream(
     conn: &Connection,
     sender: &UserRow,
@@ -143,19 +171,20 @@ fn writable_stream(
 ) -> Result<Destination, Error> {
     let stream = stream.ok_or_else(&missing)?;
     let subscribed = store::is_subscribed(conn, sender.user_id, stream.stream_id)?;
-    if !can_access(sender, &stream, subscribed) {
-        return Err(missing().into());
-    }
     let owner_subscribed = match sender.bot_owner_id {
         Some(owner) => store::is_subscribed(conn, owner, stream.stream_id)?,
         None => false,
     };
-    let may_post = subscribed || owner_subscribed || (!stream.invite_only && !sender.is_guest());
-    if !may_post {
-        let msg = format!("Not authorized to send to channel '{}'", stream.name);
-        return Err(ApiError::bad_request(msg).into());
+    match send_access(sender, stream.invite_only, subscribed, owner_subscribed) {
+        SendAccess::Allowed => Ok(Destination::Stream(stream.stream_id)),
+        SendAccess::Hidden => Err(missing().into()),
+        SendAccess::Refused => Err(not_authorized(&stream.name).into()),
     }
-    Ok(Destination::Stream(stream.stream_id))
+}
+
+/// Zulip's refusal of a stream the sender sees but may not post to.
+pub(crate) fn not_authorized(stream_name: &str) -> ApiError {
+    ApiError::bad_request(format!("Not authorized to send to channel '{stream_name}'"))
 }
 
 /// The one other person of a direct message (the sender themself when alone).
@@ -215,6 +244,24 @@ mod tests {
         assert!(matches!(parse_to("11", false), Ok(To::StreamId(11))));
         assert!(matches!(parse_to("[\"Verona\"]", false), Ok(To::StreamName(n)) if n == "Verona"));
         assert!(parse_to("[\"a\", \"b\"]", false).is_err());
+    }
+
+    #[test]
+    fn direct_recipients_are_all_ids_or_all_emails_as_in_zulip() {
+        let error = |raw: &str| parse_to(raw, true).err().map(|error| error.msg);
+        let invalid = Some("Invalid data type for recipients".to_owned());
+        assert_eq!(error("[107.0]"), invalid);
+        assert_eq!(error("[{}]"), invalid);
+        assert_eq!(error(r#"{"color": "red"}"#), invalid);
+        let mixed =
+            Some("Recipient lists may contain emails or user IDs, but not both.".to_owned());
+        assert_eq!(error(r#"[3, "a@x.test"]"#), mixed);
+        assert_eq!(error(r#"["a@x.test", 3]"#), mixed);
+        assert_eq!(error("[3, 4.5]"), mixed);
+        let Ok(To::People(people)) = parse_to(r#""a@x.test,b@x.test""#, true) else {
+            panic!("a JSON string of e-mails")
+        };
+        assert_eq!(people, vec![json!("a@x.test"), json!("b@x.test")]);
     }
 
     #[test]

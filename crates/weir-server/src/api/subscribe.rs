@@ -31,6 +31,8 @@ struct Request {
     descriptions: BTreeMap<String, String>,
     principals: Vec<Principal>,
     invite_only: bool,
+    /// For streams this request creates; `None` is Zulip's default.
+    history_public_to_subscribers: Option<bool>,
     /// `authorization_errors_fatal`: when false, streams the caller may not access are
     /// listed under `unauthorized` and the others are still subscribed to.
     fatal: bool,
@@ -45,6 +47,11 @@ pub async fn subscribe(
     let (raw_names, descriptions) = parse_subscriptions(params.require_json("subscriptions")?)?;
     let principals = parse_principals(params.take_json("principals")?, state.feature_level())?;
     let invite_only = params.take_bool("invite_only", false)?;
+    let history_public_to_subscribers = if params.has("history_public_to_subscribers") {
+        Some(params.take_bool("history_public_to_subscribers", false)?)
+    } else {
+        None
+    };
     let _announce = params.take_bool("announce", false)?;
     let fatal = params.take_bool("authorization_errors_fatal", true)?;
     let ignored = params.into_ignored();
@@ -53,6 +60,7 @@ pub async fn subscribe(
         descriptions,
         principals,
         invite_only,
+        history_public_to_subscribers,
         fatal,
     };
     let level = state.feature_level();
@@ -148,6 +156,7 @@ fn add(
                     description,
                     invite_only: request.invite_only,
                     creator_id: Some(caller.user_id),
+                    history_public_to_subscribers: request.history_public_to_subscribers,
                 };
                 let stream = store::insert_stream(conn, &new, now)?;
                 created.insert(stream.stream_id);

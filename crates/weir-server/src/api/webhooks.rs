@@ -11,7 +11,9 @@
 use std::sync::Arc;
 
 use axum::body::{Body, Bytes};
-use axum::extract::{Path, State};
+use std::net::SocketAddr;
+
+use axum::extract::{ConnectInfo, Path, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use rusqlite::Connection;
@@ -24,11 +26,14 @@ use crate::clock::now_unix;
 use crate::compose::{Destination, Outgoing, notify, send};
 use crate::error::{ApiError, Error};
 use crate::http::auth::{add_quota_headers, authenticate, rate_limited};
+use crate::http::auth_failures::{client_key, count_failure, refuse_if_over};
 use crate::http::params::{Params, read_body};
+use crate::rules::access::{SendAccess, send_access};
 use crate::rules::keys::{has_api_key_format, keys_match};
 use crate::store::{self, PostTarget, PostTargets, StreamRef, UserRow};
 use crate::webhook::plan::{
-    ACCEPTED_JSON, Plan, find_integration, is_form, missing_header_error, plan, unsupported_body,
+    ACCEPTED_JSON, Plan, find_integration, is_form, is_stream_id, missing_header_error, plan,
+    unsupported_body,
 };
 
 /// Payloads up to this size are parsed and rendered where they arrive (well under a
@@ -38,13 +43,28 @@ const INLINE_BODY_BYTES: usize = 64 * 1024;
 pub async fn receive(
     State(state): State<AppState>,
     Path(name): Path<String>,
+    peer: Option<axum::Extension<ConnectInfo<SocketAddr>>>,
     headers: HeaderMap,
     uri: axum::http::Uri,
     body: Body,
 ) -> Response {
+    // Failed keys count against the client's address, as for the REST API.
+    let mut extensions = axum::http::Extensions::new();
+    if let Some(axum::Extension(peer)) = peer {
+        extensions.insert(peer);
+    }
+    let client = client_key(&extensions);
+    if let Some(refused) = refuse_if_over(&state, client) {
+        return refused;
+    }
     match handle(&state, &name, &headers, &uri, body).await {
         Ok(response) => response,
-        Err(error) => error.into_response(),
+        Err(error) => {
+            if error.is_authentication_failure() {
+                count_failure(&state, client);
+            }
+            error.into_response()
+        }
     }
 }
 
@@ -66,7 +86,15 @@ async fn handle(
         }
         AuthScheme::ApiKey => None,
     };
-    let body = read_body(body).await?;
+    // Before a key is known, the body comes out of the unauthenticated budget, whose
+    // share is held until the answer.
+    let (body, _share) = match known_sender {
+        Some(_) => (read_body(body).await?, None),
+        None => {
+            let budgeted = state.unauthenticated_bodies().read(headers, body).await?;
+            (budgeted.bytes, budgeted.share)
+        }
+    };
     if is_form(headers) {
         query.merge_missing_form(&body);
     }
@@ -186,9 +214,7 @@ async fn missing_event_header(
     let notified = state
         .store()
         .write(move |conn| {
-            if let Some(owner) = owner_of(&sender) {
-                notify(conn, owner, &text, now_unix())?;
-            }
+            alert_owner(conn, &sender, &text, now_unix())?;
             Ok::<_, Error>(())
         })
         .await;
@@ -202,6 +228,31 @@ async fn missing_event_header(
 /// not told, as in Zulip.
 fn owner_of(sender: &UserRow) -> Option<i64> {
     sender.bot_type.and(sender.bot_owner_id)
+}
+
+/// Tells a bot's owner about a failed delivery, at most once per bot every five minutes
+/// (Zulip's `send_rate_limited_pm_notification_to_bot_owner`).
+fn alert_owner(conn: &Connection, sender: &UserRow, text: &str, now: i64) -> Result<(), Error> {
+    if let Some(owner) = owner_of(sender)
+        && store::claim_bot_owner_alert(conn, sender.user_id, now)?
+    {
+        notify(conn, owner, text, now)?;
+    }
+    Ok(())
+}
+
+/// Backslash-escapes a name's ASCII punctuation, so that a name quoted in a notice
+/// cannot carry Markdown (links, emphasis, mentions) into a system bot's message.
+/// Zulip quotes it as it came: a deliberate difference.
+fn escape_markdown(name: &str) -> String {
+    let mut escaped = String::with_capacity(name.len());
+    for c in name.chars() {
+        if c.is_ascii_punctuation() {
+            escaped.push('\\');
+        }
+        escaped.push(c);
+    }
+    escaped
 }
 
 /// Resolves the destination and stores the one message (plus any owner notice).
@@ -227,7 +278,7 @@ fn post(
         )?;
         return Ok(());
     };
-    let by_id = !stream_spec.is_empty() && stream_spec.bytes().all(|b| b.is_ascii_digit());
+    let by_id = is_stream_id(stream_spec);
     let found = if by_id {
         match stream_spec.parse() {
             Ok(id) => targets.get(conn, StreamRef::Id(id))?,
@@ -236,9 +287,16 @@ fn post(
     } else {
         targets.get(conn, StreamRef::Name(stream_spec.trim()))?
     };
-    let Some(stream) = found.filter(|stream| may_post(conn, sender, stream).unwrap_or(false))
-    else {
-        if let Some(owner) = owner_of(sender) {
+    let found = match found {
+        Some(stream) => match access(conn, sender, &stream)? {
+            SendAccess::Allowed => Some(stream),
+            SendAccess::Refused => return Err(super::send::not_authorized(&stream.name).into()),
+            SendAccess::Hidden => None,
+        },
+        None => None,
+    };
+    let Some(stream) = found else {
+        if owner_of(sender).is_some() {
             let bot = &sender.email;
             let text = if by_id {
                 format!(
@@ -249,10 +307,10 @@ fn post(
                 format!(
                     "Your bot `{bot}` tried to send a message to channel #**{}**, but that \
                      channel does not exist. Click [here](#channels/new) to create it.",
-                    stream_spec.trim()
+                    escape_markdown(stream_spec.trim())
                 )
             };
-            notify(conn, owner, &text, now)?;
+            alert_owner(conn, sender, &text, now)?;
         }
         return Ok(());
     };
@@ -264,31 +322,30 @@ fn post(
         client,
         now,
     )?;
-    if let Some(owner) = owner_of(sender)
-        && !stream.has_subscribers
-    {
+    if owner_of(sender).is_some() && !stream.has_subscribers {
         let text = format!(
             "Your bot `{}` tried to send a message to channel #**{}**. The channel exists but \
              does not have any subscribers.",
             sender.email, stream.name
         );
-        notify(conn, owner, &text, now)?;
+        alert_owner(conn, sender, &text, now)?;
     }
     Ok(())
 }
 
-/// Public streams, or private ones the sender or (for a bot) its owner is subscribed to.
-fn may_post(conn: &Connection, sender: &UserRow, stream: &PostTarget) -> Result<bool, Error> {
-    if !stream.invite_only {
-        return Ok(true);
-    }
-    if store::is_subscribed(conn, sender.user_id, stream.stream_id)? {
-        return Ok(true);
-    }
-    match owner_of(sender) {
-        Some(owner) => Ok(store::is_subscribed(conn, owner, stream.stream_id)?),
-        None => Ok(false),
-    }
+/// The one sending rule ([`send_access`]), as for `POST /messages`.
+fn access(conn: &Connection, sender: &UserRow, stream: &PostTarget) -> Result<SendAccess, Error> {
+    let subscribed = store::is_subscribed(conn, sender.user_id, stream.stream_id)?;
+    let owner_subscribed = match sender.bot_owner_id {
+        Some(owner) => store::is_subscribed(conn, owner, stream.stream_id)?,
+        None => false,
+    };
+    Ok(send_access(
+        sender,
+        stream.invite_only,
+        subscribed,
+        owner_subscribed,
+    ))
 }
 
 /// `GET /api/v1/integrations` (Weir extension): the registry, for the preview tools.

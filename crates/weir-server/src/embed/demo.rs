@@ -52,6 +52,12 @@ const BOTS: &[(&str, &str, u8, &str)] = &[
     ("Changelog", "changelog", 2, "ada"),
 ];
 
+/// Private streams whose history is public to subscribers: someone added later reads
+/// what was said before (a crit channel lives on its archive). The other private streams
+/// keep Zulip's default, protected history: newcomers to leadership, hiring, security
+/// and partners read only what follows their joining.
+const SHARED_HISTORY: &[&str] = &["design-crit"];
+
 /// (name, description, private, members by short name or a role group)
 const STREAMS: &[(&str, &str, bool, &[&str])] = &[
     (
@@ -204,6 +210,7 @@ pub fn demo_seed() -> Seed {
             json!({
                 "stream_id": 100 + index as i64, "name": name, "description": description,
                 "invite_only": private, "subscribers": subscribers,
+                "history_public_to_subscribers": !private || SHARED_HISTORY.contains(name),
             })
         })
         .collect();
@@ -215,5 +222,25 @@ pub fn demo_seed() -> Seed {
         },
         users,
         streams,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn private_streams_keep_protected_history_but_design_crit_shares_it() {
+        let seed = demo_seed();
+        let history = |name: &str| {
+            seed.streams
+                .iter()
+                .find(|stream| stream["name"] == name)
+                .map(|stream| stream["history_public_to_subscribers"].clone())
+        };
+        assert_eq!(history("general"), Some(json!(true)));
+        assert_eq!(history("leadership"), Some(json!(false)));
+        assert_eq!(history("partners"), Some(json!(false)));
+        assert_eq!(history("design-crit"), Some(json!(true)));
     }
 }

@@ -12,6 +12,7 @@ use zulip_api::{BotType, ZulipErrorCode};
 
 use crate::AppState;
 use crate::error::{ApiError, Error};
+use crate::http::auth_failures::{client_key, count_failure, refuse_if_over};
 use crate::http::ratelimit::{Exceeded, Quota};
 use crate::rules::keys::{has_api_key_format, keys_match};
 use crate::store::UserRow;
@@ -97,7 +98,10 @@ where
         })
         .ok_or_else(|| ApiError::unauthorized("Invalid API key"))?;
     if !user.is_active {
-        return Err(ApiError::unauthorized("Account is deactivated").into());
+        // Zulip's `UserDeactivatedError`: 401 with its own code.
+        return Err(ApiError::unauthorized("Account is deactivated")
+            .code(ZulipErrorCode::UserDeactivated)
+            .into());
     }
     Ok(user)
 }
@@ -113,9 +117,16 @@ pub async fn require_auth(
     mut request: Request,
     next: Next,
 ) -> Response {
+    let client = client_key(request.extensions());
+    if let Some(refused) = refuse_if_over(&state, client) {
+        return refused;
+    }
     let user = match authenticate(&state, request.headers()).await {
         Ok(user) => user,
-        Err(error) => return error.into_response(),
+        Err(error) => {
+            count_failure(&state, client);
+            return error.into_response();
+        }
     };
     if user.bot_type == Some(BotType::IncomingWebhook)
         && !open_to_webhook_bots(request.method(), request.uri().path())

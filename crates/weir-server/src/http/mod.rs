@@ -5,6 +5,8 @@
 //! Zulip's request parameters (`params`).
 
 pub(crate) mod auth;
+pub(crate) mod auth_failures;
+pub(crate) mod body_budget;
 pub mod connection;
 pub(crate) mod host;
 pub(crate) mod params;

@@ -11,6 +11,7 @@ use serde_json::Value;
 
 use crate::AppState;
 use crate::error::ApiError;
+use crate::http::auth::Caller;
 
 /// Largest request body the server reads; Zulip's own limit for API bodies is similar.
 pub const MAX_BODY_BYTES: usize = 5 * 1024 * 1024;
@@ -20,6 +21,9 @@ pub const MAX_BODY_BYTES: usize = 5 * 1024 * 1024;
 #[derive(Debug, Default)]
 pub struct Params {
     values: BTreeMap<String, String>,
+    /// The share of the unauthenticated body budget this request's body took, given
+    /// back when the parameters are dropped.
+    budget_share: Option<tokio::sync::OwnedSemaphorePermit>,
 }
 
 impl Params {
@@ -35,6 +39,7 @@ impl Params {
                 .into_iter()
                 .map(|(k, v)| (k.into(), v.into()))
                 .collect(),
+            budget_share: None,
         }
     }
 
@@ -148,8 +153,18 @@ fn string_list(name: &str, value: Value) -> Result<Vec<String>, ApiError> {
 const MAX_DISCARDED_BYTES: usize = 64 * 1024 * 1024;
 
 /// Reads a body up to [`MAX_BODY_BYTES`], answering a Zulip-shaped 413 beyond it.
-pub async fn read_body(mut body: axum::body::Body) -> Result<Bytes, ApiError> {
-    let mut kept = Vec::new();
+pub async fn read_body(body: axum::body::Body) -> Result<Bytes, ApiError> {
+    read_body_limited(body, MAX_BODY_BYTES, 0).await
+}
+
+/// Reads a body up to `limit` bytes (room for `expected` reserved at once), answering a
+/// 413 beyond it; what comes beyond the limit is read and dropped, never kept.
+pub(crate) async fn read_body_limited(
+    mut body: axum::body::Body,
+    limit: usize,
+    expected: usize,
+) -> Result<Bytes, ApiError> {
+    let mut kept = Vec::with_capacity(expected.min(limit));
     let mut total = 0usize;
     while let Some(frame) = std::future::poll_fn(|cx| Pin::new(&mut body).poll_frame(cx)).await {
         let frame = frame.map_err(crate::http::connection::body_error)?;
@@ -157,20 +172,41 @@ pub async fn read_body(mut body: axum::body::Body) -> Result<Bytes, ApiError> {
             continue; // trailers
         };
         total = total.saturating_add(data.len());
-        if total <= MAX_BODY_BYTES {
+        if total <= limit {
             kept.extend_from_slice(&data);
-        } else if total > MAX_BODY_BYTES + MAX_DISCARDED_BYTES {
+        } else if total > limit + MAX_DISCARDED_BYTES {
+            break;
+        } else if !kept.is_empty() {
+            kept = Vec::new();
+        }
+    }
+    if total > limit {
+        return Err(too_large(limit));
+    }
+    Ok(Bytes::from(kept))
+}
+
+/// Reads and drops a body that will be refused (see [`MAX_DISCARDED_BYTES`]).
+pub(crate) async fn drain_body(mut body: axum::body::Body) {
+    let mut total = 0usize;
+    while let Some(Ok(frame)) = std::future::poll_fn(|cx| Pin::new(&mut body).poll_frame(cx)).await
+    {
+        total = total.saturating_add(frame.data_ref().map_or(0, Bytes::len));
+        if total > MAX_DISCARDED_BYTES {
             break;
         }
     }
-    if total > MAX_BODY_BYTES {
-        return Err(ApiError::bad_request(format!(
-            "Request body too large (limit: {} MiB)",
-            MAX_BODY_BYTES / (1024 * 1024)
-        ))
-        .status(StatusCode::PAYLOAD_TOO_LARGE));
-    }
-    Ok(Bytes::from(kept))
+}
+
+/// Zulip-shaped 413 for a body over `limit` bytes.
+pub(crate) fn too_large(limit: usize) -> ApiError {
+    let limit = if limit >= 1024 * 1024 {
+        format!("{} MiB", limit / (1024 * 1024))
+    } else {
+        format!("{} KiB", limit / 1024)
+    };
+    ApiError::bad_request(format!("Request body too large (limit: {limit})"))
+        .status(StatusCode::PAYLOAD_TOO_LARGE)
 }
 
 impl FromRequest<AppState> for Params {
@@ -187,10 +223,20 @@ impl FromRequest<AppState> for Params {
             .and_then(|value| value.to_str().ok())
             .unwrap_or_default()
             .to_ascii_lowercase();
+        let authenticated = request.extensions().get::<Caller>().is_some();
         if content_type.starts_with("multipart/form-data") {
             // Read like any other body first: one limit, one 413, for every encoding.
             let (parts, body) = request.into_parts();
-            let body = read_body(body).await?;
+            let body = if authenticated {
+                read_body(body).await?
+            } else {
+                let budgeted = state
+                    .unauthenticated_bodies()
+                    .read(&parts.headers, body)
+                    .await?;
+                params.budget_share = budgeted.share;
+                budgeted.bytes
+            };
             let request = Request::from_parts(parts, axum::body::Body::from(body));
             let mut multipart = axum::extract::Multipart::from_request(request, state)
                 .await
@@ -207,9 +253,18 @@ impl FromRequest<AppState> for Params {
                     .map_err(|_| ApiError::bad_request("Malformed multipart body"))?;
                 params.values.insert(name, text);
             }
-        } else {
+        } else if authenticated {
             let body = read_body(request.into_body()).await?;
             params.merge_form(&body);
+        } else {
+            // Nobody is authenticated: the body comes out of the shared budget.
+            let (parts, body) = request.into_parts();
+            let body = state
+                .unauthenticated_bodies()
+                .read(&parts.headers, body)
+                .await?;
+            params.merge_form(&body.bytes);
+            params.budget_share = body.share;
         }
         Ok(params)
     }

@@ -42,6 +42,32 @@ impl RateLimiter {
         self.check_at(key, Instant::now())
     }
 
+    /// Whether `key` is over the limit now, without counting a request.
+    pub fn exceeded(&self, key: i64) -> Option<Exceeded> {
+        let now = Instant::now();
+        let hits = self.hits.lock().ok()?;
+        let log = hits.get(&key)?;
+        let live: Vec<Instant> = log
+            .iter()
+            .copied()
+            .filter(|hit| now.duration_since(*hit) < WINDOW)
+            .collect();
+        if (live.len() as u32) < self.limit {
+            return None;
+        }
+        let oldest = live.first().copied().unwrap_or(now);
+        let newest = live.last().copied().unwrap_or(now);
+        Some(Exceeded {
+            retry_after: WINDOW.saturating_sub(now - oldest).as_secs_f64(),
+            quota: Quota {
+                limit: self.limit,
+                remaining: 0,
+                reset_unix: now_unix()
+                    + WINDOW.saturating_sub(now - newest).as_secs_f64().ceil() as i64,
+            },
+        })
+    }
+
     fn check_at(&self, key: i64, now: Instant) -> Result<Quota, Exceeded> {
         let Ok(mut hits) = self.hits.lock() else {
             // A poisoned limiter must not take the API down: let the request through.
@@ -68,7 +94,9 @@ impl RateLimiter {
             let quota = Quota {
                 limit: self.limit,
                 remaining: 0,
-                reset_unix: now_unix() + reset_in(log).as_secs() as i64,
+                // Rounded up as for allowed requests, so that the header never moves
+                // backwards from one answer to the next.
+                reset_unix: now_unix() + reset_in(log).as_secs_f64().ceil() as i64,
             };
             return Err(Exceeded { retry_after, quota });
         }
@@ -95,5 +123,17 @@ mod tests {
         assert!(matches!(refused, Err(e) if (e.retry_after - 50.0).abs() < 0.01));
         assert!(limiter.check_at(2, start).is_ok(), "keys are independent");
         assert!(limiter.check_at(1, start + WINDOW).is_ok());
+    }
+
+    #[test]
+    fn exceeded_tells_without_counting() {
+        let limiter = RateLimiter::new(2);
+        assert!(limiter.exceeded(7).is_none());
+        assert!(limiter.check(7).is_ok());
+        assert!(limiter.exceeded(7).is_none(), "one of two used");
+        assert!(limiter.check(7).is_ok());
+        let over = limiter.exceeded(7).map(|e| e.quota.remaining);
+        assert_eq!(over, Some(0));
+        assert!(limiter.exceeded(8).is_none(), "keys are independent");
     }
 }

@@ -44,6 +44,19 @@ pub fn check_stream_name(raw: &str) -> Result<String, ApiError> {
     Ok(name.to_owned())
 }
 
+/// Zulip's `check_stream_topic`: no control characters or noncharacters, reported
+/// by 1-based position in the trimmed topic. Bidirectional overrides are allowed, as
+/// in Zulip.
+pub fn check_topic(topic: &str) -> Result<(), ApiError> {
+    match topic.trim().chars().position(|c| !is_printable(c)) {
+        Some(position) => Err(ApiError::bad_request(format!(
+            "Invalid character in topic, at position {}!",
+            position + 1
+        ))),
+        None => Ok(()),
+    }
+}
+
 /// Zulip's `check_full_name`: trimmed, 2 to 100 characters, no control or format
 /// characters (Unicode category C: bidirectional overrides, zero-width characters,
 /// private use, noncharacters), none of `` *`\>"@ ``, and no trailing `|<digits>`
@@ -149,6 +162,25 @@ mod tests {
 
     fn full_name_error(raw: &str) -> Option<String> {
         check_full_name(raw).err().map(|error| error.msg)
+    }
+
+    #[test]
+    fn topics_refuse_control_characters_and_noncharacters_by_position() {
+        let error = |topic: &str| check_topic(topic).err().map(|error| error.msg);
+        assert_eq!(
+            error("Test\n\rTopic").as_deref(),
+            Some("Invalid character in topic, at position 5!")
+        );
+        assert_eq!(
+            error("Test\u{FFFE}Topic").as_deref(),
+            Some("Invalid character in topic, at position 5!")
+        );
+        assert_eq!(
+            error(" a\0").as_deref(),
+            Some("Invalid character in topic, at position 2!")
+        );
+        assert!(check_topic("\u{202E}reversed").is_ok());
+        assert!(check_topic(" padded\n").is_ok());
     }
 
     #[test]

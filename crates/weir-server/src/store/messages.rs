@@ -39,6 +39,19 @@ pub struct MessageInsert<'a> {
     pub timestamp: i64,
 }
 
+/// Whether `user_id` received any message of the stream (a subscription period in which
+/// something was sent): they may narrow to it even after leaving.
+pub fn received_from_stream(conn: &Connection, user_id: i64, stream_id: i64) -> Result<bool> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT EXISTS (SELECT 1 FROM received_ranges
+                            WHERE user_id = ?1 AND stream_id = ?2
+                              AND (last_message_id IS NULL
+                                   OR last_message_id >= first_message_id))",
+        )?
+        .query_row([user_id, stream_id], |row| row.get(0))?)
+}
+
 pub fn insert_message(conn: &Connection, message: &MessageInsert<'_>) -> Result<i64> {
     conn.prepare_cached(
         "INSERT INTO messages (sender_id, stream_id, recipient_id, topic, content,
@@ -93,8 +106,11 @@ pub struct Filter {
 #[derive(Debug, Clone, Default)]
 pub struct MessageQuery {
     pub viewer_id: i64,
-    /// Streams whose messages the viewer may read.
-    pub readable_streams: Vec<i64>,
+    /// Streams whose whole history the viewer reads in this query (an explicit narrow to
+    /// a stream whose history they may access). Elsewhere they read what they received:
+    /// stream messages sent while they were subscribed (`received_ranges`), their own
+    /// messages, and their direct messages, as Zulip's `UserMessage` rows give them.
+    pub full_history_streams: Vec<i64>,
     pub filters: Vec<Filter>,
     pub anchor: i64,
     pub num_before: u32,
@@ -182,16 +198,18 @@ fn condition(narrow: &Narrow, viewer: i64) -> (String, Vec<SqlValue>) {
 
 /// The WHERE clause shared by every side of a fetch: visibility, then the narrow.
 fn where_clause(query: &MessageQuery) -> (String, Vec<SqlValue>) {
-    let readable = serde_json::to_string(&query.readable_streams).unwrap_or_else(|_| "[]".into());
+    let full = serde_json::to_string(&query.full_history_streams).unwrap_or_else(|_| "[]".into());
     let mut sql = String::from(
-        "(stream_id IN (SELECT value FROM json_each(?)) \
+        "((stream_id IS NOT NULL AND (stream_id IN (SELECT value FROM json_each(?)) \
+             OR sender_id = ? \
+             OR EXISTS (SELECT 1 FROM received_ranges r \
+                        WHERE r.user_id = ? AND r.stream_id = messages.stream_id \
+                          AND r.first_message_id <= messages.id \
+                          AND (r.last_message_id IS NULL OR messages.id <= r.last_message_id)))) \
           OR recipient_id = ? OR (sender_id = ? AND recipient_id IS NOT NULL))",
     );
-    let mut values = vec![
-        SqlValue::Text(readable),
-        SqlValue::Integer(query.viewer_id),
-        SqlValue::Integer(query.viewer_id),
-    ];
+    let mut values = vec![SqlValue::Text(full)];
+    values.extend((0..4).map(|_| SqlValue::Integer(query.viewer_id)));
     for filter in &query.filters {
         let (condition, more) = condition(&filter.narrow, query.viewer_id);
         let negation = if filter.negated { "NOT " } else { "" };

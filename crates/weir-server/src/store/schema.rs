@@ -105,13 +105,56 @@ const MIGRATIONS: &[&str] = &[
     "
     ALTER TABLE streams ADD COLUMN creator_id INTEGER REFERENCES users (user_id);
     ",
-    // Per-user settings Weir honours (Zulip's `translate_emoticons`); a user without a
+    // 6: per-user settings Weir honours (Zulip's `translate_emoticons`); a user without a
     // row has Zulip's defaults.
     "
     CREATE TABLE user_settings (
         user_id INTEGER PRIMARY KEY REFERENCES users (user_id),
         translate_emoticons INTEGER NOT NULL DEFAULT 0
     );
+    ",
+    // 7: access rules (issue 24): protected history, what each user received, and the
+    // once-per-five-minutes notices to bot owners. See `store/received.rs`.
+    "
+    ALTER TABLE users ADD COLUMN last_reminder INTEGER;  -- bots: owner last told, Unix s
+    ALTER TABLE streams ADD COLUMN history_public_to_subscribers INTEGER NOT NULL DEFAULT 1;
+    UPDATE streams SET history_public_to_subscribers = 0 WHERE invite_only = 1;
+    -- The stream messages a user received: ids from first_message_id through
+    -- last_message_id (NULL while still subscribed), one row per subscription period.
+    CREATE TABLE received_ranges (
+        user_id INTEGER NOT NULL REFERENCES users (user_id),
+        stream_id INTEGER NOT NULL REFERENCES streams (stream_id),
+        first_message_id INTEGER NOT NULL,
+        last_message_id INTEGER,
+        PRIMARY KEY (user_id, stream_id, first_message_id)
+    ) WITHOUT ROWID;
+    -- Subscriptions older than this table: counted as received from the start.
+    INSERT INTO received_ranges (user_id, stream_id, first_message_id)
+        SELECT user_id, stream_id, 0 FROM subscriptions WHERE active = 1;
+    CREATE TRIGGER subscription_started AFTER INSERT ON subscriptions WHEN NEW.active = 1
+    BEGIN
+        INSERT OR REPLACE INTO received_ranges (user_id, stream_id, first_message_id)
+            VALUES (NEW.user_id, NEW.stream_id,
+                    (SELECT coalesce(max(id), 0) + 1 FROM messages));
+    END;
+    CREATE TRIGGER subscription_restarted AFTER UPDATE OF active ON subscriptions
+        WHEN NEW.active = 1 AND OLD.active = 0
+    BEGIN
+        -- A period in which no message was sent held nothing.
+        DELETE FROM received_ranges
+            WHERE user_id = NEW.user_id AND stream_id = NEW.stream_id
+              AND last_message_id < first_message_id;
+        INSERT OR REPLACE INTO received_ranges (user_id, stream_id, first_message_id)
+            VALUES (NEW.user_id, NEW.stream_id,
+                    (SELECT coalesce(max(id), 0) + 1 FROM messages));
+    END;
+    CREATE TRIGGER subscription_ended AFTER UPDATE OF active ON subscriptions
+        WHEN NEW.active = 0 AND OLD.active = 1
+    BEGIN
+        UPDATE received_ranges SET last_message_id = (SELECT coalesce(max(id), 0) FROM messages)
+            WHERE user_id = NEW.user_id AND stream_id = NEW.stream_id
+              AND last_message_id IS NULL;
+    END;
     ",
 ];
 
@@ -180,6 +223,65 @@ mod tests {
             |row| row.get(0),
         )?;
         assert_eq!(sequences, 0);
+        Ok(())
+    }
+
+    fn seeded() -> Result<Connection> {
+        let mut conn = Connection::open_in_memory()?;
+        migrate(&mut conn)?;
+        conn.execute_batch(
+            "INSERT INTO users (user_id, email, email_key, full_name, role, api_key, date_joined)
+                 VALUES (1, 'a@x.test', 'a@x.test', 'A', 400, 'k', '2026-01-01');
+             INSERT INTO streams (stream_id, name, name_key, date_created)
+                 VALUES (1, 'general', 'general', 0);",
+        )?;
+        Ok(conn)
+    }
+
+    fn post(conn: &Connection) -> Result<i64> {
+        conn.execute(
+            "INSERT INTO messages (sender_id, stream_id, content, rendered_content, client,
+                                   timestamp) VALUES (1, 1, 'm', '<p>m</p>', 'test', 0)",
+            [],
+        )?;
+        Ok(conn.last_insert_rowid())
+    }
+
+    fn ranges(conn: &Connection) -> Result<Vec<(i64, Option<i64>)>> {
+        Ok(conn
+            .prepare(
+                "SELECT first_message_id, last_message_id FROM received_ranges
+                 ORDER BY first_message_id",
+            )?
+            .query_map([], |row| Ok((row.get(0)?, row.get(1)?)))?
+            .collect::<rusqlite::Result<_>>()?)
+    }
+
+    #[test]
+    fn received_ranges_follow_each_subscription_period() -> Result<()> {
+        let conn = seeded()?;
+        post(&conn)?; // 1: before joining
+        crate::store::subscribe(&conn, 1, 1)?;
+        post(&conn)?; // 2: received
+        crate::store::unsubscribe_many(&conn, 1, &[1])?;
+        post(&conn)?; // 3: sent while away
+        crate::store::subscribe(&conn, 1, 1)?;
+        assert_eq!(ranges(&conn)?, [(2, Some(2)), (4, None)]);
+        // A period in which nothing was sent leaves no range behind.
+        crate::store::unsubscribe_many(&conn, 1, &[1])?;
+        crate::store::subscribe(&conn, 1, 1)?;
+        assert_eq!(ranges(&conn)?, [(2, Some(2)), (4, None)]);
+        Ok(())
+    }
+
+    #[test]
+    fn a_bots_owner_is_alerted_at_most_once_per_five_minutes() -> Result<()> {
+        let conn = seeded()?;
+        let claim = |now| crate::store::claim_bot_owner_alert(&conn, 1, now);
+        assert!(claim(1_000)?);
+        assert!(!claim(1_000)?);
+        assert!(!claim(1_300)?);
+        assert!(claim(1_301)?);
         Ok(())
     }
 }

@@ -66,6 +66,9 @@ pub struct SeedStream {
     pub invite_only: bool,
     #[serde(default)]
     pub subscribers: Vec<i64>,
+    /// Zulip's default when absent: only public streams have public history.
+    #[serde(default)]
+    pub history_public_to_subscribers: Option<bool>,
 }
 
 fn yes() -> bool {
@@ -169,6 +172,7 @@ pub fn load_seed(conn: &Connection, seed: &Seed) -> Result<()> {
             description: &stream.description,
             invite_only: stream.invite_only,
             creator_id: None,
+            history_public_to_subscribers: stream.history_public_to_subscribers,
         };
         let row = insert_stream(conn, &new, now)
             .map_err(|error| entry_error("streams", index, &label, error))?;

@@ -16,9 +16,13 @@ pub struct StreamRow {
     /// Who created it through the API; `None` for seeded streams, as Zulip reports
     /// streams whose creator it did not record.
     pub creator_id: Option<i64>,
+    /// Whether a new subscriber reads the messages sent before they joined (always for
+    /// public streams; Zulip's default for private ones is no).
+    pub history_public_to_subscribers: bool,
 }
 
-const COLUMNS: &str = "stream_id, name, description, invite_only, date_created, creator_id";
+const COLUMNS: &str = "stream_id, name, description, invite_only, date_created, creator_id, \
+                       history_public_to_subscribers";
 
 fn from_row(row: &Row<'_>) -> rusqlite::Result<StreamRow> {
     Ok(StreamRow {
@@ -28,6 +32,7 @@ fn from_row(row: &Row<'_>) -> rusqlite::Result<StreamRow> {
         invite_only: row.get(3)?,
         date_created: row.get(4)?,
         creator_id: row.get(5)?,
+        history_public_to_subscribers: row.get(6)?,
     })
 }
 
@@ -44,13 +49,18 @@ pub struct NewStream<'a> {
     pub description: &'a str,
     pub invite_only: bool,
     pub creator_id: Option<i64>,
+    /// `None`: Zulip's default (public history for public streams only). Public
+    /// streams always have public history.
+    pub history_public_to_subscribers: Option<bool>,
 }
 
 pub fn insert_stream(conn: &Connection, stream: &NewStream<'_>, now: i64) -> Result<StreamRow> {
+    let history_public =
+        !stream.invite_only || stream.history_public_to_subscribers.unwrap_or(false);
     conn.execute(
         "INSERT INTO streams (stream_id, name, name_key, description, invite_only, date_created,
-                              creator_id)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                              creator_id, history_public_to_subscribers)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
         params![
             stream.stream_id,
             stream.name,
@@ -59,6 +69,7 @@ pub fn insert_stream(conn: &Connection, stream: &NewStream<'_>, now: i64) -> Res
             stream.invite_only,
             now,
             stream.creator_id,
+            history_public,
         ],
     )?;
     Ok(StreamRow {
@@ -68,6 +79,7 @@ pub fn insert_stream(conn: &Connection, stream: &NewStream<'_>, now: i64) -> Res
         invite_only: stream.invite_only,
         date_created: now,
         creator_id: stream.creator_id,
+        history_public_to_subscribers: history_public,
     })
 }
 

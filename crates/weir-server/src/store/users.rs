@@ -150,11 +150,13 @@ fn query_users(conn: &Connection, filter: &str) -> Result<Vec<UserRow>> {
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
-pub fn active_bot_with_name_exists(conn: &Connection, full_name: &str) -> Result<bool> {
-    let mut statement = conn.prepare_cached(
-        "SELECT full_name FROM users WHERE bot_type IS NOT NULL AND is_active = 1",
-    )?;
-    let wanted = full_name.to_lowercase();
+/// Whether an active user of the organization (person or bot) has this name, ignoring
+/// case: Zulip's `check_bot_name_available` refuses a bot any active user's name, which
+/// would also make `@**Name**` mentions of that person ambiguous.
+pub fn active_user_with_name_exists(conn: &Connection, full_name: &str) -> Result<bool> {
+    let mut statement = conn
+        .prepare_cached("SELECT full_name FROM users WHERE is_active = 1 AND is_system_bot = 0")?;
+    let wanted = full_name.trim().to_lowercase();
     let names = statement.query_map([], |row| row.get::<_, String>(0))?;
     for name in names {
         if name?.to_lowercase() == wanted {
@@ -162,6 +164,23 @@ pub fn active_bot_with_name_exists(conn: &Connection, full_name: &str) -> Result
         }
     }
     Ok(false)
+}
+
+/// Zulip's `BOT_OWNER_STREAM_ALERT_WAITPERIOD`, in seconds.
+pub const BOT_OWNER_ALERT_WAIT_SECONDS: i64 = 5 * 60;
+
+/// Whether a bot's owner may be told of a failed delivery now, and if so records it:
+/// Zulip's `send_rate_limited_pm_notification_to_bot_owner` tells them at most once per
+/// bot every five minutes, so that a misconfigured integration cannot flood them. In the
+/// caller's transaction, so that a rolled-back notice is not counted.
+pub fn claim_bot_owner_alert(conn: &Connection, bot_id: i64, now: i64) -> Result<bool> {
+    let claimed = conn
+        .prepare_cached(
+            "UPDATE users SET last_reminder = ?2
+             WHERE user_id = ?1 AND (last_reminder IS NULL OR ?2 - last_reminder > ?3)",
+        )?
+        .execute(params![bot_id, now, BOT_OWNER_ALERT_WAIT_SECONDS])?;
+    Ok(claimed > 0)
 }
 
 pub fn set_api_key(conn: &Connection, user_id: i64, api_key: &str) -> Result<()> {

@@ -14,10 +14,16 @@ use zulip_api::ZulipErrorCode;
 use crate::compose::Outgoing;
 use crate::error::ApiError;
 use crate::http::params::Params;
+use crate::rules::names::check_stream_name;
 
 /// The integration of `/api/v1/external/<name>`; an unknown name is a 404.
 pub(crate) fn find_integration(name: &str) -> Result<&'static Integration, ApiError> {
     integrations::find(name).ok_or_else(ApiError::not_found)
+}
+
+/// A `stream` parameter of digits names a stream by id, never by name.
+pub(crate) fn is_stream_id(stream: &str) -> bool {
+    !stream.is_empty() && stream.bytes().all(|b| b.is_ascii_digit())
 }
 
 /// Whether the body is a form, whose fields count as URL parameters.
@@ -77,7 +83,12 @@ pub(crate) fn plan(
     };
     match process(integration, &request) {
         Ok(Outcome::Messages(messages)) => Ok(Plan::Post {
-            stream,
+            stream: match stream {
+                // Zulip's `check_stream_name` comes before the lookup: a name no stream
+                // could have is a 400, and nobody is told about it.
+                Some(name) if !is_stream_id(&name) => Some(check_stream_name(&name).map(|_| name)?),
+                other => other,
+            },
             messages: messages
                 .iter()
                 .map(|message| Outgoing::new(&message.topic, &message.content))
