@@ -25,6 +25,9 @@ pub struct Seed {
     pub users: Vec<Value>,
     #[serde(default)]
     pub streams: Vec<Value>,
+    /// User groups (see `seed_groups.rs`).
+    #[serde(default)]
+    pub groups: Vec<Value>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -89,7 +92,12 @@ fn host_of(url: &str) -> Option<String> {
     (!host.is_empty()).then(|| host.to_lowercase())
 }
 
-fn entry_error(kind: &str, index: usize, label: &str, problem: impl std::fmt::Display) -> Error {
+pub(super) fn entry_error(
+    kind: &str,
+    index: usize,
+    label: &str,
+    problem: impl std::fmt::Display,
+) -> Error {
     let label = if label.is_empty() {
         String::new()
     } else {
@@ -98,7 +106,7 @@ fn entry_error(kind: &str, index: usize, label: &str, problem: impl std::fmt::Di
     Error::Seed(format!("{kind}[{index}]{label}: {problem}"))
 }
 
-fn label_of(value: &Value, key: &str) -> String {
+pub(super) fn label_of(value: &Value, key: &str) -> String {
     value
         .get(key)
         .and_then(Value::as_str)
@@ -180,7 +188,7 @@ pub fn load_seed(conn: &Connection, seed: &Seed) -> Result<()> {
             subscribe(conn, *subscriber, row.stream_id)?;
         }
     }
-    Ok(())
+    super::seed_groups::load_groups(conn, &seed.groups, &known_ids)
 }
 
 fn parse_users(values: &[Value]) -> Result<Vec<NewUser>> {
