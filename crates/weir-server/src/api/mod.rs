@@ -2,6 +2,7 @@
 
 mod bot_status;
 mod bots;
+mod channel_groups;
 mod dto;
 mod group_access;
 mod group_members;

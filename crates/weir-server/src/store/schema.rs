@@ -153,6 +153,13 @@ const MIGRATIONS: &[&str] = &[
     INSERT INTO user_group_subgroups (group_id, subgroup_id) VALUES
         (3, 2), (4, 3), (5, 4), (6, 5), (7, 6), (8, 7);
     ",
+    // stream settings that name groups (group-setting values as JSON; NULL: Weir's
+    // default, see `StreamGroupSettings`).
+    "
+    ALTER TABLE streams ADD COLUMN can_add_subscribers_group TEXT;
+    ALTER TABLE streams ADD COLUMN can_remove_subscribers_group TEXT;
+    ALTER TABLE streams ADD COLUMN can_subscribe_group TEXT;
+    ",
 ];
 
 pub fn migrate(conn: &mut Connection) -> Result<()> {

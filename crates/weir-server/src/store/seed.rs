@@ -69,6 +69,13 @@ pub struct SeedStream {
     pub invite_only: bool,
     #[serde(default)]
     pub subscribers: Vec<i64>,
+    /// Group-setting values (see `seed_groups.rs`); absent: Weir's defaults.
+    #[serde(default)]
+    pub can_add_subscribers_group: Option<Value>,
+    #[serde(default)]
+    pub can_remove_subscribers_group: Option<Value>,
+    #[serde(default)]
+    pub can_subscribe_group: Option<Value>,
 }
 
 fn yes() -> bool {
@@ -157,6 +164,7 @@ pub fn load_seed(conn: &Connection, seed: &Seed) -> Result<()> {
     insert_notification_bot(conn, now)?;
 
     let mut names = HashSet::new();
+    let mut stream_groups = Vec::new();
     for (index, value) in seed.streams.iter().enumerate() {
         let label = label_of(value, "name");
         let stream: SeedStream = serde_json::from_value(value.clone())
@@ -187,8 +195,10 @@ pub fn load_seed(conn: &Connection, seed: &Seed) -> Result<()> {
             }
             subscribe(conn, *subscriber, row.stream_id)?;
         }
+        stream_groups.push((index, label, row.stream_id, stream));
     }
-    super::seed_groups::load_groups(conn, &seed.groups, &known_ids)
+    super::seed_groups::load_groups(conn, &seed.groups, &known_ids)?;
+    super::seed_groups::set_stream_groups(conn, &stream_groups, &known_ids)
 }
 
 fn parse_users(values: &[Value]) -> Result<Vec<NewUser>> {

@@ -9,7 +9,8 @@ use serde_json::Value;
 
 use super::groups::{GROUP_SETTINGS, NewGroup, add_members, add_subgroups, group_by_name};
 use super::groups::{insert_group, memberships, system};
-use super::seed::{entry_error, label_of};
+use super::seed::{SeedStream, entry_error, label_of};
+use super::streams::StreamGroupSettings;
 use crate::error::Result;
 use crate::rules::groups::{SettingValue, check_group_description, check_group_name};
 
@@ -132,6 +133,62 @@ pub fn load_groups(conn: &Connection, values: &[Value], users: &HashSet<i64>) ->
     Ok(())
 }
 
+/// A seeded stream's group settings, checked once the groups exist.
+fn stream_setting(
+    conn: &Connection,
+    name: &str,
+    value: Option<&Value>,
+    users: &HashSet<i64>,
+) -> std::result::Result<Option<String>, String> {
+    let Some(value) = value else {
+        return Ok(None);
+    };
+    let setting = SettingValue::parse(name, value).map_err(|error| error.msg)?;
+    if let Some(user) = setting.users().iter().find(|id| !users.contains(id)) {
+        return Err(format!("{name}: {user} is not a user of this seed"));
+    }
+    for id in setting.groups() {
+        if super::groups::group_by_id(conn, id)
+            .map_err(|error| error.to_string())?
+            .is_none()
+        {
+            return Err(format!("{name}: group {id} is not a group"));
+        }
+    }
+    Ok(Some(setting.to_stored()))
+}
+
+pub fn set_stream_groups(
+    conn: &Connection,
+    streams: &[(usize, String, i64, SeedStream)],
+    users: &HashSet<i64>,
+) -> Result<()> {
+    for (index, label, stream_id, stream) in streams {
+        let fail = |problem: String| entry_error("streams", *index, label, problem);
+        let setting = |name: &str, value: Option<&Value>| {
+            stream_setting(conn, name, value, users).map_err(fail)
+        };
+        let groups = StreamGroupSettings {
+            can_add_subscribers_group: setting(
+                "can_add_subscribers_group",
+                stream.can_add_subscribers_group.as_ref(),
+            )?,
+            can_remove_subscribers_group: setting(
+                "can_remove_subscribers_group",
+                stream.can_remove_subscribers_group.as_ref(),
+            )?,
+            can_subscribe_group: setting(
+                "can_subscribe_group",
+                stream.can_subscribe_group.as_ref(),
+            )?,
+        };
+        if groups != StreamGroupSettings::default() {
+            super::streams::set_stream_groups(conn, *stream_id, &groups)?;
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::{Value, json};
@@ -140,6 +197,10 @@ mod tests {
     use crate::store::{memberships, schema};
 
     fn load(groups: Value) -> Result<rusqlite::Connection, String> {
+        load_with_streams(groups, json!([]))
+    }
+
+    fn load_with_streams(groups: Value, streams: Value) -> Result<rusqlite::Connection, String> {
         let mut conn = rusqlite::Connection::open_in_memory().map_err(|e| e.to_string())?;
         schema::migrate(&mut conn).map_err(|e| e.to_string())?;
         let seed: Seed = serde_json::from_value(json!({
@@ -149,6 +210,7 @@ mod tests {
                 {"user_id": 2, "email": "b@g.test", "full_name": "Bob", "role": "member"}
             ],
             "groups": groups,
+            "streams": streams,
         }))
         .map_err(|e| e.to_string())?;
         load_seed(&conn, &seed).map_err(|e| e.to_string())?;
@@ -187,6 +249,32 @@ mod tests {
                 {"name": "b", "subgroups": ["a"]}
             ]))
             .contains("cycle")
+        );
+    }
+
+    #[test]
+    fn streams_name_groups_in_their_settings_once_the_groups_exist() {
+        let groups = json!([{"group_id": 20, "name": "backend", "members": [2]}]);
+        let conn = load_with_streams(
+            groups.clone(),
+            json!([{"stream_id": 5, "name": "ops", "invite_only": true,
+                    "can_subscribe_group": 20,
+                    "can_add_subscribers_group": {"direct_members": [1], "direct_subgroups": [20]}}]),
+        )
+        .unwrap();
+        let stream = crate::store::stream_by_id(&conn, 5).unwrap().unwrap();
+        assert_eq!(stream.groups.can_subscribe_group.as_deref(), Some("20"));
+        assert_eq!(stream.groups.can_remove_subscribers_group, None);
+        assert!(stream.groups.can_add_subscribers_group.is_some());
+        let error = load_with_streams(
+            groups,
+            json!([{"name": "ops", "can_remove_subscribers_group": 99}]),
+        )
+        .err()
+        .unwrap_or_default();
+        assert!(
+            error.contains("streams[0] (ops): can_remove_subscribers_group: group 99"),
+            "{error}"
         );
     }
 }
