@@ -117,6 +117,11 @@ impl Directory for Organization<'_> {
         let stream = store::stream_by_name(self.0, name.trim()).ok()??;
         Some((stream.stream_id, stream.name))
     }
+
+    fn group(&self, name: &str) -> Option<(i64, String)> {
+        let group = store::group_by_name(self.0, name).ok()??;
+        (!group.deactivated).then_some((group.group_id, group.name))
+    }
 }
 
 /// Where a message goes.

@@ -813,3 +813,34 @@ async fn a_channels_creator_removes_others_from_level_349() {
         }
     }
 }
+
+// ------------------------------------------------------------------------ mentions
+
+#[tokio::test]
+async fn group_mentions_render_while_the_group_is_active() {
+    let server = server();
+    let member = server.as_user(&MEMBER);
+    let render = |content: &'static str| {
+        let member = member.clone();
+        async move {
+            let r = member
+                .post("/messages/render", &[("content", json!(content))])
+                .await;
+            r.ok()["rendered"].clone()
+        }
+    };
+    assert_eq!(
+        render("@*backend* and @_*Engineering*").await,
+        "<p><span class=\"user-group-mention\" data-user-group-id=\"30\">@backend</span> and \
+         <span class=\"user-group-mention silent\" data-user-group-id=\"31\">engineering</span></p>"
+    );
+    server
+        .as_user(&OWNER)
+        .post(&format!("/user_groups/{ENGINEERING}/deactivate"), &[])
+        .await
+        .ok();
+    assert_eq!(
+        render("@*engineering*").await,
+        "<p>@<em>engineering</em></p>"
+    );
+}

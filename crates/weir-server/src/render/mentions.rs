@@ -12,6 +12,7 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
+use super::group_mentions::{group_mention_html, group_mention_len};
 use super::sanitize::{escape_attr, escape_text};
 
 /// Looks up the people and channels that mentions name.
@@ -20,6 +21,10 @@ pub trait Directory {
     fn user(&self, name: &str, id: Option<i64>) -> Option<(i64, String)>;
     /// The channel `#**name**` names: `(stream_id, name)`.
     fn stream(&self, name: &str) -> Option<(i64, String)>;
+    /// The active user group `@*name*` names: `(group_id, name)`.
+    fn group(&self, _name: &str) -> Option<(i64, String)> {
+        None
+    }
 }
 
 const OPEN: char = '\u{E000}';
@@ -189,12 +194,13 @@ impl Marker<'_> {
                 rest = &rest[end..];
                 continue;
             }
-            if let Some(used) = mention_len(rest) {
+            if let Some(used) = mention_len(rest).or_else(|| group_mention_len(rest)) {
                 let source = &rest[..used];
                 let html = match self.known.get(source) {
                     Some(html) => html.clone(),
                     None => {
-                        let html = mention_html(source, self.directory);
+                        let html = mention_html(source, self.directory)
+                            .or_else(|| group_mention_html(source, self.directory));
                         self.known.insert(source.to_owned(), html.clone());
                         html
                     }

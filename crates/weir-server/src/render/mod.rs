@@ -7,6 +7,7 @@
 
 mod code;
 mod emoji;
+mod group_mentions;
 mod linkify;
 mod markdown;
 mod mentions;
