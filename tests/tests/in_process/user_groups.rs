@@ -472,6 +472,48 @@ async fn members_are_listed_through_subgroups_unless_direct_only() {
 // ---------------------------------------------------------------------- subgroups
 
 #[tokio::test]
+async fn below_level_311_subgroups_are_not_parameters_of_create_and_members() {
+    let server = TestServer::start(seed_with_groups(), &["--feature-level", "310"]);
+    let owner = server.as_user(&OWNER);
+    let r = change(&owner, BACKEND, &[("add_subgroups", json!([MODERATORS]))]).await;
+    r.bad_request("Nothing to do. Specify at least one of \"add\" or \"delete\".");
+    let r = change(
+        &owner,
+        BACKEND,
+        &[
+            ("add", json!([OWNER.id])),
+            ("add_subgroups", json!([MODERATORS])),
+        ],
+    )
+    .await;
+    assert_eq!(
+        r.ok()["ignored_parameters_unsupported"],
+        json!(["add_subgroups"])
+    );
+    assert_eq!(
+        group(&server, BACKEND).await["direct_subgroup_ids"],
+        json!([])
+    );
+    let r = owner
+        .post(
+            "/user_groups/create",
+            &[
+                ("name", json!("old")),
+                ("description", json!("")),
+                ("members", json!([])),
+                ("subgroups", json!([BACKEND])),
+            ],
+        )
+        .await;
+    let id = r.ok()["group_id"].as_u64().expect("group_id");
+    assert_eq!(
+        r.json["ignored_parameters_unsupported"],
+        json!(["subgroups"])
+    );
+    assert_eq!(group(&server, id).await["direct_subgroup_ids"], json!([]));
+}
+
+#[tokio::test]
 async fn subgroups_are_added_removed_and_listed() {
     let server = server();
     let owner = server.as_user(&OWNER);

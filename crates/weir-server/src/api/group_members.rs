@@ -10,7 +10,7 @@ use super::group_access::{
     check_subgroups, check_users, group_for_read, group_for_update, int_list, parse_group_id,
     require_member,
 };
-use super::user_groups::MAX_SUBGROUPS;
+use super::user_groups::{MAX_SUBGROUPS, SUBGROUPS_IN_MEMBERS_LEVEL};
 use super::{ApiResult, success};
 use crate::AppState;
 use crate::error::{ApiError, Error};
@@ -45,25 +45,32 @@ pub async fn update_members(
 ) -> ApiResult {
     require_member(&caller)?;
     let group_id = parse_group_id(&group_id)?;
-    let changes = Changes {
+    let mut changes = Changes {
         add: int_list("add", params.take_json("add")?, MAX_PRINCIPALS)?,
         delete: int_list("delete", params.take_json("delete")?, MAX_PRINCIPALS)?,
-        add_subgroups: int_list(
+        ..Changes::default()
+    };
+    // Before level 311 Zulip took no subgroups here: they are then ignored, and reported.
+    let with_subgroups = state.feature_level() >= SUBGROUPS_IN_MEMBERS_LEVEL;
+    if with_subgroups {
+        changes.add_subgroups = int_list(
             "add_subgroups",
             params.take_json("add_subgroups")?,
             MAX_SUBGROUPS,
-        )?,
-        delete_subgroups: int_list(
+        )?;
+        changes.delete_subgroups = int_list(
             "delete_subgroups",
             params.take_json("delete_subgroups")?,
             MAX_SUBGROUPS,
-        )?,
-    };
+        )?;
+    }
     if changes.is_empty() {
-        return Err(ApiError::bad_request(
+        return Err(ApiError::bad_request(if with_subgroups {
             "Nothing to do. Specify at least one of \"add\", \"delete\", \"add_subgroups\" or \
-             \"delete_subgroups\".",
-        )
+             \"delete_subgroups\"."
+        } else {
+            "Nothing to do. Specify at least one of \"add\" or \"delete\"."
+        })
         .into());
     }
     let heavy = changes.add.len() + changes.delete.len() > 100;

@@ -20,10 +20,12 @@ use crate::rules::groups::{SettingValue, check_group_description, check_group_na
 use crate::rules::limits::MAX_PRINCIPALS;
 use crate::store::{self, GROUP_SETTINGS, GroupRow, Memberships, NewGroup, UserRow, system};
 
-/// Feature level from which creating a group answers its id.
-const CREATE_ANSWERS_ID_LEVEL: u32 = 317;
 /// Feature level from which a deactivated group's settings and description may change.
 const EDIT_DEACTIVATED_LEVEL: u32 = 340;
+
+/// Feature level from which subgroups may be given on creation and in the members
+/// endpoint (`add_subgroups`, `delete_subgroups`).
+pub const SUBGROUPS_IN_MEMBERS_LEVEL: u32 = 311;
 
 /// Most subgroups one request may name.
 pub const MAX_SUBGROUPS: usize = 1_000;
@@ -93,7 +95,12 @@ pub async fn create(
         Some(params.require_json("members")?),
         MAX_PRINCIPALS,
     )?;
-    let subgroups = int_list("subgroups", params.take_json("subgroups")?, MAX_SUBGROUPS)?;
+    // Before level 311 Zulip took no `subgroups` here: it is then ignored, and reported.
+    let subgroups = if state.feature_level() >= SUBGROUPS_IN_MEMBERS_LEVEL {
+        int_list("subgroups", params.take_json("subgroups")?, MAX_SUBGROUPS)?
+    } else {
+        Vec::new()
+    };
     let mut settings = Vec::new();
     for name in GROUP_SETTINGS {
         if let Some(value) = params.take_json(name)? {
@@ -112,12 +119,9 @@ pub async fn create(
         .store()
         .write(move |conn| create_group(conn, &caller, &request))
         .await?;
-    let answer = if state.feature_level() >= CREATE_ANSWERS_ID_LEVEL {
-        json!({ "group_id": group_id })
-    } else {
-        Value::Null
-    };
-    success(answer, params.into_ignored())
+    // Zulip added `group_id` at level 317; it is sent at every level, since the API
+    // document requires it and older clients ignore it.
+    success(json!({ "group_id": group_id }), params.into_ignored())
 }
 
 /// Zulip's defaults for a new group: its creator manages it and adds members; nobody
