@@ -337,6 +337,48 @@ async fn one_request_adds_and_removes_members() {
 }
 
 #[tokio::test]
+async fn people_added_or_removed_by_someone_else_hear_from_notification_bot() {
+    let server = server();
+    let before = everything(&server).await;
+    change(
+        &server.as_user(&MEMBER),
+        BACKEND,
+        &[
+            ("add", json!([MODERATOR.id, WEBHOOK_BOT.id])),
+            ("delete", json!([MEMBER2.id])),
+        ],
+    )
+    .await
+    .ok();
+    let mut new = new_since(&server, &before).await;
+    new.sort_by_key(dm_people);
+    let bot = |m: &Value| m["sender_email"] == "notification-bot@zulip.com";
+    assert!(new.iter().all(bot), "{new:#?}");
+    // Not the bot that was added; not the actor.
+    assert_eq!(new.len(), 2, "{new:#?}");
+    assert!(dm_people(&new[0]).contains(&MODERATOR.id));
+    assert_eq!(
+        new[0]["content"],
+        "@_**Mark Member|104** added you to the group @_*backend*."
+    );
+    assert!(dm_people(&new[1]).contains(&MEMBER2.id));
+    assert_eq!(
+        new[1]["content"],
+        "@_**Mark Member|104** removed you from the group @_*backend*."
+    );
+    // Leaving by yourself tells nobody.
+    let before = everything(&server).await;
+    change(
+        &server.as_user(&MODERATOR),
+        BACKEND,
+        &[("delete", json!([MODERATOR.id]))],
+    )
+    .await
+    .ok();
+    assert_nothing_new(&new_since(&server, &before).await, "leaving a group");
+}
+
+#[tokio::test]
 async fn member_changes_are_refused_with_zulips_messages_all_or_nothing() {
     let server = server();
     let manager = server.as_user(&MEMBER);

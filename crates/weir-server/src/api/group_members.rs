@@ -13,6 +13,8 @@ use super::group_access::{
 use super::user_groups::{MAX_SUBGROUPS, SUBGROUPS_IN_MEMBERS_LEVEL};
 use super::{ApiResult, success};
 use crate::AppState;
+use crate::clock::now_unix;
+use crate::compose::{self, Destination, Outgoing};
 use crate::error::{ApiError, Error};
 use crate::http::auth::Caller;
 use crate::http::params::Params;
@@ -124,6 +126,7 @@ fn apply(
     changes: &Changes,
 ) -> Result<(), Error> {
     let graph = store::memberships(conn)?;
+    let mut name = None;
     if !changes.add.is_empty() {
         let permission = permission_for(
             &changes.add,
@@ -131,7 +134,7 @@ fn apply(
             "can_join_group",
             "can_add_members_group",
         );
-        group_for_update(conn, &graph, caller, group_id, permission, false)?;
+        name = Some(group_for_update(conn, &graph, caller, group_id, permission, false)?.name);
         check_users(&graph, &changes.add)?;
         if let Some(id) = changes
             .add
@@ -152,7 +155,7 @@ fn apply(
             "can_leave_group",
             "can_remove_members_group",
         );
-        group_for_update(conn, &graph, caller, group_id, permission, false)?;
+        name = Some(group_for_update(conn, &graph, caller, group_id, permission, false)?.name);
         check_users(&graph, &changes.delete)?;
         // Members the same request added count as members.
         let member = |id: i64| graph.is_member(group_id, id, true) || changes.add.contains(&id);
@@ -219,6 +222,53 @@ fn apply(
             .into());
         }
         store::remove_subgroups(conn, group_id, &changes.delete_subgroups)?;
+    }
+    if let Some(name) = name {
+        tell(conn, caller, &name, &changes.add, "added you to")?;
+        tell(conn, caller, &name, &changes.delete, "removed you from")?;
+    }
+    Ok(())
+}
+
+/// Zulip's direct messages from Notification Bot to the people someone else added to
+/// or removed from a group (not to the actor, bots or deactivated users). The text is
+/// the same for all of them, so it is rendered once.
+fn tell(
+    conn: &Connection,
+    caller: &UserRow,
+    group_name: &str,
+    user_ids: &[i64],
+    what: &str,
+) -> Result<(), Error> {
+    let mut recipients = Vec::new();
+    for id in user_ids.iter().filter(|id| **id != caller.user_id) {
+        if let Some(user) = store::user_by_id(conn, *id)?
+            && user.is_active
+            && user.bot_type.is_none()
+        {
+            recipients.push(user.user_id);
+        }
+    }
+    if recipients.is_empty() {
+        return Ok(());
+    }
+    let text = format!(
+        "@_**{}|{}** {what} the group @_*{group_name}*.",
+        caller.full_name, caller.user_id
+    );
+    let bot = store::user_by_email(conn, store::seed::NOTIFICATION_BOT_EMAIL)?
+        .ok_or_else(|| Error::Internal("Notification Bot is missing".into()))?;
+    let message = Outgoing::with_mentions(conn, "", &text)?;
+    let now = now_unix();
+    for recipient in recipients {
+        compose::send(
+            conn,
+            bot.user_id,
+            Destination::Direct(recipient),
+            &message,
+            "Internal",
+            now,
+        )?;
     }
     Ok(())
 }
