@@ -928,3 +928,31 @@ async fn group_mentions_render_while_the_group_is_active() {
         "<p>@<em>engineering</em></p>"
     );
 }
+
+#[tokio::test]
+async fn a_deactivated_groups_description_changes_from_level_340_its_name_always() {
+    for (level, description_changes) in [(362, true), (340, true), (339, false)] {
+        let server =
+            TestServer::start(seed_with_groups(), &["--feature-level", &level.to_string()]);
+        let owner = server.as_user(&OWNER);
+        let path = format!("/user_groups/{ENGINEERING}");
+        owner.post(&format!("{path}/deactivate"), &[]).await.ok();
+        owner
+            .patch(&path, &[("name", json!("old engineering"))])
+            .await
+            .ok();
+        let r = owner.patch(&path, &[("description", json!("Gone"))]).await;
+        if description_changes {
+            r.ok();
+        } else {
+            r.bad_request("User group is deactivated.");
+        }
+        let after = group(&server, ENGINEERING).await;
+        assert_eq!(after["name"], "old engineering", "level {level}");
+        assert_eq!(
+            after["description"] == "Gone",
+            description_changes,
+            "level {level}"
+        );
+    }
+}
