@@ -956,3 +956,34 @@ async fn a_deactivated_groups_description_changes_from_level_340_its_name_always
         );
     }
 }
+
+#[tokio::test]
+async fn a_group_a_channel_setting_names_is_in_use() {
+    let server = channel_server(362);
+    let owner = server.as_user(&OWNER);
+    // Engineering stops naming backend as a subgroup; the channels still name it.
+    change(
+        &owner,
+        ENGINEERING,
+        &[("delete_subgroups", json!([BACKEND]))],
+    )
+    .await
+    .ok();
+    let r = owner
+        .post(&format!("/user_groups/{BACKEND}/deactivate"), &[])
+        .await;
+    let body = r.err(
+        400,
+        "CANNOT_DEACTIVATE_GROUP_IN_USE",
+        "Cannot deactivate user group in use.",
+    );
+    assert_eq!(
+        body["objections"],
+        json!([
+            {"type": "channel", "channel_id": ENGINEERING_STREAM.id,
+             "settings": ["can_remove_subscribers_group"]},
+            {"type": "channel", "channel_id": SECRET_PLANS.id,
+             "settings": ["can_add_subscribers_group", "can_subscribe_group"]}
+        ])
+    );
+}

@@ -318,8 +318,9 @@ fn deactivate_group(conn: &Connection, caller: &UserRow, group_id: i64) -> Resul
     Ok(())
 }
 
-/// Where an active group uses this one: as a subgroup, or in a setting. (Channel and
-/// realm settings in Weir name system groups only, which cannot be deactivated.)
+/// Where an active group or a stream uses this one: as a subgroup, or in a setting, in
+/// Zulip's order (subgroups, channels, groups). Realm settings in Weir name system
+/// groups only, which cannot be deactivated.
 fn objections(conn: &Connection, graph: &Memberships, group_id: i64) -> Result<Vec<Value>, Error> {
     let active: Vec<GroupRow> = store::all_groups(conn)?
         .into_iter()
@@ -338,6 +339,33 @@ fn objections(conn: &Connection, graph: &Memberships, group_id: i64) -> Result<V
         .collect();
     if !supergroups.is_empty() {
         objections.push(json!({"type": "subgroup", "supergroup_ids": supergroups}));
+    }
+    for stream in store::all_streams(conn)? {
+        let groups = &stream.groups;
+        let settings: Vec<&str> = [
+            (
+                "can_add_subscribers_group",
+                &groups.can_add_subscribers_group,
+            ),
+            (
+                "can_remove_subscribers_group",
+                &groups.can_remove_subscribers_group,
+            ),
+            ("can_subscribe_group", &groups.can_subscribe_group),
+        ]
+        .into_iter()
+        .filter(|(_, stored)| {
+            stored
+                .as_deref()
+                .is_some_and(|text| SettingValue::from_stored(text).groups().contains(&group_id))
+        })
+        .map(|(name, _)| name)
+        .collect();
+        if !settings.is_empty() {
+            objections.push(json!({
+                "type": "channel", "channel_id": stream.stream_id, "settings": settings,
+            }));
+        }
     }
     for group in &active {
         let settings: Vec<&str> = GROUP_SETTINGS
