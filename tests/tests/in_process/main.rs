@@ -16,6 +16,7 @@
 mod auth;
 mod bot_status;
 mod bots;
+mod channel_groups;
 mod feature_levels;
 mod integrations;
 mod limits;
