@@ -806,3 +806,36 @@ async fn a_deactivated_groups_description_changes_from_level_340_its_name_always
         );
     }
 }
+
+#[tokio::test]
+async fn group_fields_newer_than_the_level_are_left_out() {
+    let server = TestServer::start(seed_with_groups(), &["--feature-level", "300"]);
+    let r = server.as_user(&OWNER).get("/user_groups", &[]).await;
+    let backend = r.ok()["user_groups"]
+        .as_array()
+        .and_then(|groups| groups.iter().find(|g| g["id"] == BACKEND))
+        .cloned()
+        .unwrap_or_default();
+    for absent in [
+        "can_join_group",
+        "can_add_members_group",
+        "can_leave_group",
+        "can_remove_members_group",
+    ] {
+        assert!(
+            backend.get(absent).is_none(),
+            "{absent} at level 300: {backend}"
+        );
+    }
+    for present in [
+        "can_manage_group",
+        "can_mention_group",
+        "deactivated",
+        "creator_id",
+    ] {
+        assert!(
+            backend.get(present).is_some(),
+            "{present} at level 300: {backend}"
+        );
+    }
+}

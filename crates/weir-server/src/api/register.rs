@@ -167,7 +167,8 @@ fn snapshot(
         body.insert("max_message_id".into(), json!(newest));
     }
     if request.wants("realm_user_groups") {
-        let groups = super::user_groups::groups_json(conn, request.include_deactivated_groups)?;
+        let groups =
+            super::user_groups::groups_json(conn, request.include_deactivated_groups, level)?;
         body.insert("realm_user_groups".into(), json!(groups));
     }
     for (kind, key) in EMPTY_LISTS {

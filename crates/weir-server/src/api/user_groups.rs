@@ -54,22 +54,64 @@ pub fn group_json(group: &GroupRow, graph: &Memberships) -> Value {
     Value::Object(fields)
 }
 
+/// The fields of a group Zulip added after its first groups, with their levels: below
+/// it a field is left out, as that server would.
+const FIELD_LEVELS: &[(&str, u32)] = &[
+    ("is_system_group", 93),
+    ("direct_subgroup_ids", 131),
+    ("can_mention_group", 191),
+    ("can_manage_group", 283),
+    ("deactivated", 290),
+    ("creator_id", 292),
+    ("date_created", 292),
+    ("can_join_group", 301),
+    ("can_add_members_group", 305),
+    ("can_leave_group", 308),
+    ("can_remove_members_group", 324),
+];
+
+/// Feature level from which `can_mention_group` has its current name.
+const CAN_MENTION_GROUP_NAME_LEVEL: u32 = 198;
+
+/// [`group_json`] as a server at `level` shows it.
+fn group_json_at(group: &GroupRow, graph: &Memberships, level: u32) -> Value {
+    let mut value = group_json(group, graph);
+    if let Some(fields) = value.as_object_mut() {
+        for (name, since) in FIELD_LEVELS {
+            if level < *since {
+                fields.remove(*name);
+            }
+        }
+        if level < CAN_MENTION_GROUP_NAME_LEVEL
+            && let Some(mention) = fields.remove("can_mention_group")
+        {
+            fields.insert("can_mention_group_id".into(), mention);
+        }
+    }
+    value
+}
+
 /// Every group, by id; deactivated ones only when asked for.
-pub fn groups_json(conn: &Connection, include_deactivated: bool) -> Result<Vec<Value>, Error> {
+pub fn groups_json(
+    conn: &Connection,
+    include_deactivated: bool,
+    level: u32,
+) -> Result<Vec<Value>, Error> {
     let graph = store::memberships(conn)?;
     Ok(store::all_groups(conn)?
         .iter()
         .filter(|group| include_deactivated || !group.deactivated)
-        .map(|group| group_json(group, &graph))
+        .map(|group| group_json_at(group, &graph, level))
         .collect())
 }
 
 pub async fn list(State(state): State<AppState>, caller: Caller, mut params: Params) -> ApiResult {
     require_member(&caller)?;
     let include_deactivated = params.take_bool("include_deactivated_groups", false)?;
+    let level = state.feature_level();
     let groups = state
         .store()
-        .read(move |conn| groups_json(conn, include_deactivated))
+        .read(move |conn| groups_json(conn, include_deactivated, level))
         .await?;
     success(json!({ "user_groups": groups }), params.into_ignored())
 }
@@ -384,6 +426,35 @@ fn objections(conn: &Connection, graph: &Memberships, group_id: i64) -> Result<V
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fields_newer_than_the_level_are_left_out() {
+        let group = GroupRow {
+            group_id: 9,
+            name: "g".into(),
+            description: String::new(),
+            is_system: false,
+            deactivated: false,
+            creator_id: None,
+            date_created: None,
+            settings: std::array::from_fn(|_| "1".to_owned()),
+        };
+        let graph = Memberships::default();
+        let keys = |level: u32| -> Vec<String> {
+            let value = group_json_at(&group, &graph, level);
+            let mut keys: Vec<String> = value
+                .as_object()
+                .map(|fields| fields.keys().cloned().collect())
+                .unwrap_or_default();
+            keys.sort();
+            keys
+        };
+        assert_eq!(keys(362).len(), 15);
+        assert!(!keys(300).contains(&"can_join_group".to_owned()));
+        assert!(keys(300).contains(&"deactivated".to_owned()));
+        assert!(keys(195).contains(&"can_mention_group_id".to_owned()));
+        assert_eq!(keys(90), ["description", "id", "members", "name"]);
+    }
 
     #[test]
     fn new_groups_default_to_their_creator_managing_them() {
