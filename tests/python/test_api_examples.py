@@ -192,3 +192,33 @@ def test_register_queue(client: zulip.Client) -> None:
         "post",
     )
     assert result["realm_users"] and result["subscriptions"]
+
+
+def test_user_groups(nonadmin_client: zulip.Client) -> None:
+    # A member creates a group (and so manages it), changes it and reads it back.
+    request = {"name": "python-team", "description": "pytest", "members": [MEMBER_ID]}
+    result = success(nonadmin_client.create_user_group(request), "/user_groups/create", "post")
+    group_id = result["group_id"]
+    result = success(
+        nonadmin_client.update_user_group_members(group_id, {"add": [MEMBER2_ID]}),
+        "/user_groups/{user_group_id}/members",
+        "post",
+    )
+    result = success(nonadmin_client.get_user_groups(), "/user_groups", "get")
+    group = next(g for g in result["user_groups"] if g["id"] == group_id)
+    assert group["members"] == [MEMBER_ID, MEMBER2_ID]
+    owners = next(g for g in result["user_groups"] if g["name"] == "role:owners")
+    assert owners["is_system_group"] is True
+    result = success(
+        nonadmin_client.call_endpoint(url=f"user_groups/{group_id}/members", method="GET"),
+        "/user_groups/{user_group_id}/members",
+        "get",
+    )
+    assert result["members"] == [MEMBER_ID, MEMBER2_ID]
+    result = nonadmin_client.update_user_group_members(group_id, {"add": [MEMBER2_ID]})
+    assert result["msg"] == f"User {MEMBER2_ID} is already a member of this group", result
+    success(
+        nonadmin_client.call_endpoint(url=f"user_groups/{group_id}/deactivate", method="POST"),
+        "/user_groups/{user_group_id}/deactivate",
+        "post",
+    )

@@ -51,7 +51,11 @@ pub fn render_preview(conn: &Connection, acting: &UserRow, content: &str) -> Res
         conn,
         acting: Some(acting),
     };
-    Ok(bounded(render_for_sender(content, &organization, translate))?)
+    Ok(bounded(render_for_sender(
+        content,
+        &organization,
+        translate,
+    ))?)
 }
 
 /// Cuts a topic to 60 characters, ending in `...` when cut.
@@ -160,6 +164,11 @@ impl Directory for Organization<'_> {
 
     fn realm_url(&self) -> Option<String> {
         Some(store::realm(self.conn).ok()??.url)
+    }
+
+    fn group(&self, name: &str) -> Option<(i64, String)> {
+        let group = store::group_by_name(self.conn, name).ok()??;
+        (!group.deactivated).then_some((group.group_id, group.name))
     }
 }
 

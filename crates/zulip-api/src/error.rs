@@ -18,6 +18,9 @@ pub enum ZulipErrorCode {
     UnsupportedWebhookEventType,
     RealmDeactivated,
     BadEventQueueId,
+    /// A group-setting update whose `old` value is not the current one.
+    ExpectationMismatch,
+    CannotDeactivateGroupInUse,
     /// Any code this version does not know; kept so that decoding never fails.
     #[serde(other)]
     Unknown,
@@ -39,6 +42,8 @@ impl ZulipErrorCode {
             Self::UnsupportedWebhookEventType => "UNSUPPORTED_WEBHOOK_EVENT_TYPE",
             Self::RealmDeactivated => "REALM_DEACTIVATED",
             Self::BadEventQueueId => "BAD_EVENT_QUEUE_ID",
+            Self::ExpectationMismatch => "EXPECTATION_MISMATCH",
+            Self::CannotDeactivateGroupInUse => "CANNOT_DEACTIVATE_GROUP_IN_USE",
             Self::Unknown => "UNKNOWN",
         }
     }

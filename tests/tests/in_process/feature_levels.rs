@@ -1,6 +1,7 @@
-//! `--feature-level N`: only the behaviours tied to levels 9, 145 and 208 change
-//! (`docs/zulip-compatibility.md`: Versions and feature levels); everything else stays as
-//! at the default, 362.
+//! `--feature-level N`: only the behaviours tied to levels 9, 145 and 208 change here
+//! (`docs/zulip-compatibility.md`: Versions and feature levels; the user-group and
+//! channel-group levels are tested in `user_groups.rs`); everything else stays as at the
+//! default, 362.
 
 use serde_json::Value;
 use weir_tests::*;

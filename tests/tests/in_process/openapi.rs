@@ -31,6 +31,15 @@ const IMPLEMENTED: &[&str] = &[
     "send-message",
     "render-message",
     "update-settings",
+    "get-user-groups",
+    "create-user-group",
+    "update-user-group",
+    "update-user-group-members",
+    "get-user-group-members",
+    "get-is-user-group-member",
+    "update-user-group-subgroups",
+    "get-user-group-subgroups",
+    "deactivate-user-group",
 ];
 
 /// Operations that cannot fail, and why.
@@ -144,6 +153,48 @@ async fn succeed_everywhere(server: &TestServer) {
     )
     .await
     .ok();
+    succeed_with_groups(&mark).await;
+}
+
+/// One successful call of every user-group operation, on a group `mark` creates.
+async fn succeed_with_groups(mark: &Api) {
+    mark.get("/user_groups", &[]).await.ok();
+    let created = mark
+        .post(
+            "/user_groups/create",
+            &[
+                ("name", json!("openapi team")),
+                ("description", json!("")),
+                ("members", json!([MEMBER.id])),
+            ],
+        )
+        .await;
+    let id = created.ok()["group_id"].as_u64().expect("group_id");
+    let group = format!("/user_groups/{id}");
+    mark.patch(&group, &[("description", json!("Checks"))])
+        .await
+        .ok();
+    mark.post(
+        &format!("{group}/members"),
+        &[("add", json!([MEMBER2.id])), ("add_subgroups", json!([2]))],
+    )
+    .await
+    .ok();
+    mark.get(&format!("{group}/members"), &[]).await.ok();
+    mark.get(&format!("{group}/members/{}", MEMBER2.id), &[])
+        .await
+        .ok();
+    mark.post(&format!("{group}/subgroups"), &[("delete", json!([2]))])
+        .await
+        .ok();
+    mark.get(&format!("{group}/subgroups"), &[]).await.ok();
+    mark.post(&format!("{group}/deactivate"), &[]).await.ok();
+    mark.get(
+        "/user_groups",
+        &[("include_deactivated_groups", json!(true))],
+    )
+    .await
+    .ok();
 }
 
 /// One failing call of every implemented operation that can fail.
@@ -216,6 +267,42 @@ async fn fail_everywhere(server: &TestServer) {
     mark.patch("/settings", &[("translate_emoticons", json!("on"))])
         .await
         .bad_request("translate_emoticons is not valid JSON");
+    let guest = server.as_user(&GUEST);
+    guest
+        .get("/user_groups", &[])
+        .await
+        .bad_request("Not allowed for guest users");
+    mark.post(
+        "/user_groups/create",
+        &[
+            ("name", json!("role:x")),
+            ("description", json!("")),
+            ("members", json!([])),
+        ],
+    )
+    .await
+    .bad_request("User group name cannot start with 'role:'.");
+    mark.patch("/user_groups/999", &[("name", json!("x"))])
+        .await
+        .bad_request("Invalid user group");
+    mark.post("/user_groups/2/members", &[("add", json!([MEMBER.id]))])
+        .await
+        .bad_request("Insufficient permission");
+    mark.get("/user_groups/999/members", &[])
+        .await
+        .bad_request("Invalid user group");
+    mark.get("/user_groups/2/members/9999", &[])
+        .await
+        .bad_request("No such user");
+    mark.post("/user_groups/2/subgroups", &[("add", json!([3]))])
+        .await
+        .bad_request("Insufficient permission");
+    mark.get("/user_groups/999/subgroups", &[])
+        .await
+        .bad_request("Invalid user group");
+    mark.post("/user_groups/999/deactivate", &[])
+        .await
+        .bad_request("Invalid user group");
 }
 
 #[tokio::test]
@@ -312,6 +399,7 @@ async fn register_brings_every_key_each_requested_event_type_promises() {
         "scheduled_messages",
         "saved_snippets",
         "user_status",
+        "realm_user_groups",
     ];
     for kind in supported {
         let r = mark

@@ -12,6 +12,7 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
+use super::group_mentions::{group_mention_html, group_mention_len};
 use super::sanitize::{escape_attr, escape_text};
 use super::timestamp::timestamp_at;
 
@@ -24,6 +25,10 @@ pub trait Directory {
     /// The organization's URL (`https://chat.example.com`), whose links Zulip makes
     /// relative.
     fn realm_url(&self) -> Option<String> {
+        None
+    }
+    /// The active user group `@*name*` names: `(group_id, name)`.
+    fn group(&self, _name: &str) -> Option<(i64, String)> {
         None
     }
 }
@@ -240,12 +245,16 @@ impl Marker<'_> {
                 rest = &rest[used..];
                 continue;
             }
-            if let Some(used) = mention_len(rest).filter(|_| after_boundary(&self.out)) {
+            if let Some(used) = mention_len(rest)
+                .or_else(|| group_mention_len(rest))
+                .filter(|_| after_boundary(&self.out))
+            {
                 let source = &rest[..used];
                 let html = match self.known.get(source) {
                     Some(html) => html.clone(),
                     None => {
-                        let html = mention_html(source, self.directory);
+                        let html = mention_html(source, self.directory)
+                            .or_else(|| group_mention_html(source, self.directory));
                         self.known.insert(source.to_owned(), html.clone());
                         html
                     }

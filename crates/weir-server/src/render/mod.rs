@@ -9,6 +9,7 @@ mod blocks;
 mod code;
 mod emoji;
 mod fences;
+mod group_mentions;
 mod inline;
 mod linkify;
 mod markdown;

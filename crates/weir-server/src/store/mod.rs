@@ -9,9 +9,11 @@
 
 mod cache;
 mod checkpoint;
+mod groups;
 mod messages;
 mod schema;
 pub mod seed;
+mod seed_groups;
 mod settings;
 mod streams;
 mod targets;
@@ -24,6 +26,7 @@ use std::sync::{Arc, Mutex};
 use rusqlite::{Connection, OpenFlags};
 use tokio::sync::{mpsc, oneshot, watch};
 
+pub use groups::*;
 pub use messages::*;
 pub use settings::*;
 pub use streams::*;

@@ -19,10 +19,21 @@ pub struct StreamRow {
     /// Whether a new subscriber reads the messages sent before they joined (always for
     /// public streams; Zulip's default for private ones is no).
     pub history_public_to_subscribers: bool,
+    pub groups: StreamGroupSettings,
+}
+
+/// A stream's settings that name user groups, as stored group-setting values (JSON);
+/// `None` is Weir's default (see `api/channel_groups.rs`).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct StreamGroupSettings {
+    pub can_add_subscribers_group: Option<String>,
+    pub can_remove_subscribers_group: Option<String>,
+    pub can_subscribe_group: Option<String>,
 }
 
 const COLUMNS: &str = "stream_id, name, description, invite_only, date_created, creator_id, \
-                       history_public_to_subscribers";
+                       history_public_to_subscribers, can_add_subscribers_group, \
+                       can_remove_subscribers_group, can_subscribe_group";
 
 fn from_row(row: &Row<'_>) -> rusqlite::Result<StreamRow> {
     Ok(StreamRow {
@@ -33,7 +44,32 @@ fn from_row(row: &Row<'_>) -> rusqlite::Result<StreamRow> {
         date_created: row.get(4)?,
         creator_id: row.get(5)?,
         history_public_to_subscribers: row.get(6)?,
+        groups: StreamGroupSettings {
+            can_add_subscribers_group: row.get(7)?,
+            can_remove_subscribers_group: row.get(8)?,
+            can_subscribe_group: row.get(9)?,
+        },
     })
+}
+
+/// Sets a stream's group settings (the seed does; Weir has no endpoint for it yet).
+pub fn set_stream_groups(
+    conn: &Connection,
+    stream_id: i64,
+    groups: &StreamGroupSettings,
+) -> Result<()> {
+    conn.execute(
+        "UPDATE streams SET can_add_subscribers_group = ?2, can_remove_subscribers_group = ?3,
+                            can_subscribe_group = ?4
+         WHERE stream_id = ?1",
+        params![
+            stream_id,
+            groups.can_add_subscribers_group,
+            groups.can_remove_subscribers_group,
+            groups.can_subscribe_group
+        ],
+    )?;
+    Ok(())
 }
 
 /// The lookup key of a stream name: Zulip matches names case-insensitively.
@@ -80,6 +116,7 @@ pub fn insert_stream(conn: &Connection, stream: &NewStream<'_>, now: i64) -> Res
         date_created: now,
         creator_id: stream.creator_id,
         history_public_to_subscribers: history_public,
+        groups: StreamGroupSettings::default(),
     })
 }
 

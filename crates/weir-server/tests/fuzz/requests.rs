@@ -55,8 +55,14 @@ impl Server {
                             "subscribers": [1, 2, 10, 11, 12]})
             })
             .collect();
+        // Groups 9 and 10 (10 holds 9; the member, 2, manages 10) beside the system ones.
+        let groups = json!([
+            {"group_id": 9, "name": "g9", "members": [10, 11], "subgroups": ["role:owners"]},
+            {"group_id": 10, "name": "g10", "members": [2], "subgroups": ["g9"],
+             "can_manage_group": {"direct_members": [2], "direct_subgroups": []}}
+        ]);
         let seed = json!({"realm": {"name": "G", "url": "http://g.localhost"},
-                          "users": users, "streams": streams});
+                          "users": users, "streams": streams, "groups": groups});
         let seed = Seed::from_json(&seed.to_string()).unwrap();
         weir_server::store::create_seeded(dir.path(), &seed).unwrap();
         let state = runtime
@@ -318,6 +324,96 @@ fn run_subscription_case(server: &Server, case: &SubscriptionCase) {
     }
 }
 
+/// A call of a user-group endpoint with arbitrary ids, lists and settings.
+#[derive(Debug, Clone)]
+struct GroupCase {
+    method: &'static str,
+    path: String,
+    params: Vec<(String, String)>,
+    carrier: Carrier,
+    caller: Option<String>,
+}
+
+fn id_list() -> impl Strategy<Value = String> {
+    prop_oneof![
+        4 => prop::collection::vec(prop_oneof![8 => 1i64..45, 1 => any::<i64>()], 0..20)
+            .prop_map(|v| json!(v).to_string()),
+        1 => (0usize..1500).prop_map(|n| json!((0..n as i64).collect::<Vec<_>>()).to_string()),
+        1 => any_json().prop_map(|v| v.to_string()),
+        1 => any::<String>(),
+    ]
+}
+
+fn group_case() -> impl Strategy<Value = GroupCase> {
+    let group = prop_oneof![4 => 1i64..12, 1 => any::<i64>()].prop_map(|id| id.to_string());
+    let endpoint =
+        (group, 0usize..9, prop_oneof![1i64..45, any::<i64>()]).prop_map(|(group, which, user)| {
+            match which {
+                0 => ("GET", "/api/v1/user_groups".to_owned()),
+                1 => ("POST", "/api/v1/user_groups/create".to_owned()),
+                2 => ("PATCH", format!("/api/v1/user_groups/{group}")),
+                3 => ("POST", format!("/api/v1/user_groups/{group}/members")),
+                4 => ("GET", format!("/api/v1/user_groups/{group}/members")),
+                5 => ("GET", format!("/api/v1/user_groups/{group}/members/{user}")),
+                6 => ("POST", format!("/api/v1/user_groups/{group}/subgroups")),
+                7 => ("GET", format!("/api/v1/user_groups/{group}/subgroups")),
+                _ => ("POST", format!("/api/v1/user_groups/{group}/deactivate")),
+            }
+        });
+    let names = [
+        "name",
+        "description",
+        "members",
+        "subgroups",
+        "add",
+        "delete",
+        "add_subgroups",
+        "delete_subgroups",
+        "can_manage_group",
+        "can_join_group",
+        "direct_member_only",
+    ];
+    let value = prop_oneof![
+        3 => id_list(),
+        1 => "[a-z:@ ]{0,12}",
+        1 => any_json().prop_map(|v| v.to_string()),
+        1 => any_json().prop_map(|v| json!({"new": v}).to_string()),
+    ];
+    let params = prop::collection::vec((prop::sample::select(names.to_vec()), value), 0..5)
+        .prop_map(|pairs| {
+            pairs
+                .into_iter()
+                .map(|(name, value)| (name.to_owned(), value))
+                .collect::<Vec<_>>()
+        });
+    (endpoint, params, extras(), carrier(), caller()).prop_map(
+        |((method, path), mut params, extras, carrier, caller)| {
+            params.extend(extras);
+            GroupCase {
+                method,
+                path,
+                params,
+                carrier,
+                caller,
+            }
+        },
+    )
+}
+
+fn run_group_case(server: &Server, case: &GroupCase) {
+    let what = format!("{} {} {:?}", case.method, case.path, case.carrier);
+    server.check(
+        &what,
+        request(
+            case.method,
+            &case.path,
+            case.caller.clone(),
+            &case.params,
+            case.carrier,
+        ),
+    );
+}
+
 #[derive(Debug, Clone)]
 struct WebhookCase {
     only: Option<String>,
@@ -393,6 +489,16 @@ proptest! {
         let server = Server::new();
         for case in &cases {
             run_subscription_case(&server, case);
+        }
+    }
+
+    #[test]
+    fn user_group_requests_answer_zulip_json_within_the_budget(
+        cases in prop::collection::vec(group_case(), 1..6),
+    ) {
+        let server = Server::new();
+        for case in &cases {
+            run_group_case(&server, case);
         }
     }
 

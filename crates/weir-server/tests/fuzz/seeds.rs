@@ -98,6 +98,50 @@ fn stream() -> impl Strategy<Value = Value> {
         })
 }
 
+/// A group-setting value, well formed or not.
+fn setting() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        id(),
+        (
+            prop::collection::vec(id(), 0..4),
+            prop::collection::vec(id(), 0..3)
+        )
+            .prop_map(|(members, subgroups)| {
+                json!({"direct_members": members, "direct_subgroups": subgroups})
+            }),
+        text(),
+    ]
+}
+
+fn group() -> impl Strategy<Value = Value> {
+    (
+        prop::option::of(id()),
+        prop_oneof![Just(json!("backend")), Just(json!("frontend")), text()],
+        prop::collection::vec(id(), 0..6),
+        prop::collection::vec(
+            prop_oneof![
+                Just(json!("backend")),
+                Just(json!("frontend")),
+                Just(json!("role:owners")),
+                text()
+            ],
+            0..3,
+        ),
+        prop::option::of(setting()),
+    )
+        .prop_map(|(group_id, name, members, subgroups, manage)| {
+            let mut group = json!({"name": name, "members": members, "subgroups": subgroups});
+            let fields = group.as_object_mut().unwrap();
+            if let Some(id) = group_id {
+                fields.insert("group_id".into(), id);
+            }
+            if let Some(manage) = manage {
+                fields.insert("can_manage_group".into(), manage);
+            }
+            group
+        })
+}
+
 fn seed() -> impl Strategy<Value = String> {
     (
         text(),
@@ -105,14 +149,22 @@ fn seed() -> impl Strategy<Value = String> {
         prop::option::of(text()),
         prop::collection::vec(user(), 0..12),
         prop::collection::vec(stream(), 0..8),
+        prop::collection::vec(group(), 0..3),
+        prop::option::of(setting()),
     )
-        .prop_map(|(name, url, bot_domain, users, streams)| {
-            let mut realm = json!({"name": name, "url": url});
-            if let Some(domain) = bot_domain {
-                realm["bot_domain"] = domain;
-            }
-            json!({"realm": realm, "users": users, "streams": streams}).to_string()
-        })
+        .prop_map(
+            |(name, url, bot_domain, users, mut streams, groups, stream_setting)| {
+                let mut realm = json!({"name": name, "url": url});
+                if let Some(domain) = bot_domain {
+                    realm["bot_domain"] = domain;
+                }
+                if let (Some(setting), Some(first)) = (stream_setting, streams.first_mut()) {
+                    first["can_add_subscribers_group"] = setting;
+                }
+                json!({"realm": realm, "users": users, "streams": streams, "groups": groups})
+                    .to_string()
+            },
+        )
 }
 
 /// Parses and loads `text` into a fresh directory; all or nothing.

@@ -1,0 +1,191 @@
+//! The channel settings that name user groups (`can_add_subscribers_group`,
+//! `can_remove_subscribers_group`, `can_subscribe_group`, and channel administrators)
+//! decide subscribe and unsubscribe from the feature levels where Zulip introduced them.
+//! The organization is `user_groups.rs`'s, with Secret Plans (which 105 cannot see)
+//! letting `backend` add others and join, and Engineering letting it remove others.
+
+use serde_json::{Value, json};
+use weir_tests::*;
+
+use crate::user_groups::{
+    ADMINISTRATORS, BACKEND, ENGINEERING, NOBODY, PERMISSION, change, seed_with_groups,
+};
+
+const ENGINEERING_STREAM: Stream = weir_tests::ENGINEERING;
+
+/// The groups, and the channel settings naming `backend`.
+fn channel_seed() -> Value {
+    let mut seed = seed_with_groups();
+    for stream in seed["streams"].as_array_mut().expect("streams") {
+        if stream["stream_id"] == SECRET_PLANS.id {
+            stream["can_add_subscribers_group"] = json!(BACKEND);
+            stream["can_subscribe_group"] = json!(BACKEND);
+        }
+        if stream["stream_id"] == ENGINEERING_STREAM.id {
+            stream["can_remove_subscribers_group"] =
+                json!({"direct_members": [], "direct_subgroups": [BACKEND]});
+        }
+    }
+    seed
+}
+
+fn channel_server(level: u32) -> TestServer {
+    TestServer::start(channel_seed(), &["--feature-level", &level.to_string()])
+}
+
+const SUBS: &str = "/users/me/subscriptions";
+
+async fn subscribe(api: &Api, stream: &str, principals: Option<Value>) -> Resp {
+    let mut params = vec![("subscriptions", json!([{"name": stream}]))];
+    params.extend(principals.map(|p| ("principals", p)));
+    api.post(SUBS, &params).await
+}
+
+#[tokio::test]
+async fn streams_show_the_groups_their_settings_name() {
+    let server = channel_server(362);
+    let r = server.as_user(&OWNER).get("/streams", &[]).await;
+    let streams = r.ok()["streams"].as_array().cloned().unwrap_or_default();
+    let find = |id: u64| {
+        streams
+            .iter()
+            .find(|s| s["stream_id"] == id)
+            .cloned()
+            .unwrap_or_default()
+    };
+    let secret = find(SECRET_PLANS.id);
+    assert_eq!(secret["can_add_subscribers_group"], BACKEND);
+    assert_eq!(secret["can_subscribe_group"], BACKEND);
+    assert_eq!(secret["can_remove_subscribers_group"], ADMINISTRATORS);
+    // The single-subgroup form is stored as Zulip canonicalizes it: the group's id.
+    assert_eq!(
+        find(ENGINEERING_STREAM.id)["can_remove_subscribers_group"],
+        BACKEND
+    );
+    assert_eq!(find(VERONA.id)["can_add_subscribers_group"], NOBODY);
+}
+
+#[tokio::test]
+async fn can_add_subscribers_group_lets_its_members_add_others_from_level_342() {
+    for (level, allowed) in [(362, true), (342, true), (341, false)] {
+        let server = channel_server(level);
+        let r = subscribe(
+            &server.as_user(&MEMBER2),
+            SECRET_PLANS.name,
+            Some(json!([MODERATOR.id])),
+        )
+        .await;
+        if allowed {
+            r.ok();
+        } else {
+            r.bad_request("Unable to access channel (Secret Plans).");
+        }
+        let subscribed = server
+            .subscription_state()
+            .await
+            .get(SECRET_PLANS.name)
+            .is_some_and(|members| members.contains(&MODERATOR.id));
+        assert_eq!(subscribed, allowed, "level {level}");
+    }
+}
+
+#[tokio::test]
+async fn can_subscribe_group_lets_its_members_join_from_level_357() {
+    for (level, allowed) in [(362, true), (357, true), (356, false)] {
+        let server = channel_server(level);
+        let r = subscribe(&server.as_user(&MEMBER2), SECRET_PLANS.name, None).await;
+        if allowed {
+            r.ok();
+        } else {
+            r.bad_request("Unable to access channel (Secret Plans).");
+        }
+    }
+    // Someone outside the group still may not.
+    let server = channel_server(362);
+    subscribe(&server.as_user(&MODERATOR), SECRET_PLANS.name, None)
+        .await
+        .bad_request("Unable to access channel (Secret Plans).");
+}
+
+#[tokio::test]
+async fn can_remove_subscribers_group_lets_its_members_remove_others_from_level_142() {
+    let remove = |api: Api| async move {
+        api.delete(
+            SUBS,
+            &[
+                ("subscriptions", json!([ENGINEERING_STREAM.name])),
+                ("principals", json!([OWNER.id])),
+            ],
+        )
+        .await
+    };
+    for (level, allowed) in [(362, true), (142, true), (141, false)] {
+        let server = channel_server(level);
+        let r = remove(server.as_user(&MEMBER2)).await;
+        if allowed {
+            r.ok();
+        } else {
+            r.bad_request(PERMISSION);
+        }
+    }
+    let server = channel_server(362);
+    remove(server.as_user(&MODERATOR))
+        .await
+        .bad_request(PERMISSION);
+}
+
+#[tokio::test]
+async fn a_channels_creator_removes_others_from_level_349() {
+    for (level, allowed) in [(362, true), (349, true), (348, false)] {
+        let server = channel_server(level);
+        let creator = server.as_user(&MODERATOR);
+        subscribe(&creator, "Fresh", Some(json!([MODERATOR.id, MEMBER.id])))
+            .await
+            .ok();
+        let r = creator
+            .delete(
+                SUBS,
+                &[
+                    ("subscriptions", json!(["Fresh"])),
+                    ("principals", json!([MEMBER.id])),
+                ],
+            )
+            .await;
+        if allowed {
+            r.ok();
+        } else {
+            r.bad_request(PERMISSION);
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_group_a_channel_setting_names_is_in_use() {
+    let server = channel_server(362);
+    let owner = server.as_user(&OWNER);
+    // Engineering stops naming backend as a subgroup; the channels still name it.
+    change(
+        &owner,
+        ENGINEERING,
+        &[("delete_subgroups", json!([BACKEND]))],
+    )
+    .await
+    .ok();
+    let r = owner
+        .post(&format!("/user_groups/{BACKEND}/deactivate"), &[])
+        .await;
+    let body = r.err(
+        400,
+        "CANNOT_DEACTIVATE_GROUP_IN_USE",
+        "Cannot deactivate user group in use.",
+    );
+    assert_eq!(
+        body["objections"],
+        json!([
+            {"type": "channel", "channel_id": ENGINEERING_STREAM.id,
+             "settings": ["can_remove_subscribers_group"]},
+            {"type": "channel", "channel_id": SECRET_PLANS.id,
+             "settings": ["can_add_subscribers_group", "can_subscribe_group"]}
+        ])
+    );
+}
