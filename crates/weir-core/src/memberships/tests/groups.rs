@@ -226,3 +226,33 @@ fn all_public_channels_for_the_selected_people() {
     let planned = plan(&matrix, &changes, &Limits::default());
     assert_eq!(planned.requests.len(), 1);
 }
+
+#[test]
+fn a_group_row_partly_subscribed_is_still_one_request() {
+    let matrix = org(Role::Administrator);
+    // Group 10 = {2, 3, 4}: 2 is in 101 and 102, 3 in 101; nobody in 103.
+    let changes = matrix
+        .group_changes(10, &[101, 102, 103], true)
+        .unwrap_or_default();
+    assert_eq!(changes.len(), 6);
+    let planned = plan(&matrix, &changes, &Limits::default());
+    assert_eq!(planned.requests.len(), 1);
+    assert_eq!(planned.requests[0].padding, 3);
+    assert_eq!(
+        planned.cell_count(),
+        6,
+        "the promised count is the staged cells"
+    );
+}
+
+#[test]
+fn padding_never_covers_a_cell_the_account_may_not_subscribe() {
+    let matrix = org(Role::Member);
+    // 104 is private and the viewer (a member) is in it; 4 and 5 are not. Stage 4 on
+    // 101 and 104, and 5 on 101 only: the union would subscribe 5 to 104, which is not
+    // staged and not already subscribed, so two requests.
+    let changes = [subscribe(4, 101), subscribe(4, 104), subscribe(5, 101)];
+    let planned = plan(&matrix, &changes, &Limits::default());
+    assert_eq!(planned.requests.len(), 2);
+    assert!(planned.requests.iter().all(|r| r.padding == 0));
+}
