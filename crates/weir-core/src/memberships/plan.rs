@@ -212,6 +212,9 @@ pub fn plan(matrix: &Matrix, changes: &[Change], limits: &Limits) -> Plan {
     Plan { requests, skipped }
 }
 
+/// `(streams, people)` of one request.
+type CrossProduct = (Vec<i64>, Vec<i64>);
+
 /// Subscriptions that need several requests as exact cross products may fit one when
 /// cells already subscribed are sent along: a group row on three channels where some
 /// members already are in some of them is still one request. Only when the union fits
@@ -220,9 +223,9 @@ pub fn plan(matrix: &Matrix, changes: &[Change], limits: &Limits) -> Plan {
 fn padded_union(
     matrix: &Matrix,
     pairs: &[(i64, i64)],
-    groups: &[(Vec<i64>, Vec<i64>)],
+    groups: &[CrossProduct],
     limits: &Limits,
-) -> Option<((Vec<i64>, Vec<i64>), usize)> {
+) -> Option<(CrossProduct, usize)> {
     if groups.len() < 2 {
         return None;
     }
