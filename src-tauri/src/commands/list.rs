@@ -51,6 +51,8 @@ macro_rules! weir_commands {
             memberships::undo_membership_apply,
             memberships::export_memberships_csv,
             memberships::import_memberships_csv,
+            memberships::plan_group_sync,
+            memberships::copy_memberships,
         }
     };
 }

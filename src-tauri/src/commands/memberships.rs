@@ -17,8 +17,9 @@ use crate::error::{AppError, AppResult};
 use crate::local_server::LocalServer;
 use crate::memberships::MembershipsState;
 use crate::memberships::dto::{
-    self, ApplyOutcome, ApplyProgress, ApplySummary, ChangesRequest, CsvExportRequest,
-    CsvImportResult, MAX_CHANGES, MembershipGrid, PlanPreview, UndoRequest,
+    self, ApplyOutcome, ApplyProgress, ApplySummary, ChangesRequest, CopyRequest, CsvExportRequest,
+    CsvImportResult, GroupSyncRequest, MAX_CHANGES, MAX_COPY_TARGETS, MembershipGrid, PlanPreview,
+    UndoRequest,
 };
 use crate::state::{active_account, active_client};
 
@@ -191,6 +192,50 @@ pub async fn import_memberships_csv(
             .map_err(AppError::io(format!("cannot read {}", path.display())))?;
         let import = import_csv(&matrix, file).map_err(weir_core::CoreError::from)?;
         Ok(import.into())
+    })
+    .await?
+}
+
+/// The changes that make a channel's subscribers a group's members, for the UI to stage
+/// (nothing is applied).
+#[command]
+pub async fn plan_group_sync(
+    accounts: State<'_, Accounts>,
+    local: State<'_, LocalServer>,
+    memberships: State<'_, MembershipsState>,
+    request: GroupSyncRequest,
+) -> AppResult<Vec<Change>> {
+    let matrix = memberships.matrix(&accounts, &local).await?;
+    blocking(move || {
+        matrix
+            .sync_changes(request.stream_id, request.group_id, request.keep)
+            .map_err(|error| AppError::from(weir_core::CoreError::from(error)))
+    })
+    .await?
+}
+
+/// The changes that copy someone's channels (or every public channel) onto other
+/// people, for the UI to stage.
+#[command]
+pub async fn copy_memberships(
+    accounts: State<'_, Accounts>,
+    local: State<'_, LocalServer>,
+    memberships: State<'_, MembershipsState>,
+    request: CopyRequest,
+) -> AppResult<Vec<Change>> {
+    if request.to.len() > MAX_COPY_TARGETS {
+        return Err(AppError::InvalidInput(format!(
+            "too many people at once ({}; at most {MAX_COPY_TARGETS})",
+            request.to.len()
+        )));
+    }
+    let matrix = memberships.matrix(&accounts, &local).await?;
+    blocking(move || {
+        match request.from {
+            Some(from) => matrix.copy_changes(from, &request.to),
+            None => matrix.public_channels_changes(&request.to),
+        }
+        .map_err(|error| AppError::from(weir_core::CoreError::from(error)))
     })
     .await?
 }

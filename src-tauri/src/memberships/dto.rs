@@ -18,6 +18,49 @@ pub struct MembershipGrid {
     pub people: Vec<GridPerson>,
     pub streams: Vec<GridStream>,
     pub permissions: PermissionTable,
+    /// The organization's user groups (none when the account may not list them).
+    pub groups: Vec<GridGroup>,
+}
+
+/// A user group; member lists are indices into `people`, sorted.
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct GridGroup {
+    #[ts(type = "number")]
+    pub group_id: i64,
+    pub name: String,
+    pub description: String,
+    pub is_system_group: bool,
+    /// The group's own members (what the groups page edits).
+    pub direct_members: Vec<u32>,
+    #[ts(type = "number[]")]
+    pub direct_subgroup_ids: Vec<i64>,
+    /// Direct members and every subgroup's, recursively (what a group row stands for).
+    pub members: Vec<u32>,
+}
+
+/// Which group a channel is synced with, and who stays although not in it.
+#[derive(Debug, Clone, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct GroupSyncRequest {
+    #[ts(type = "number")]
+    pub stream_id: i64,
+    #[ts(type = "number")]
+    pub group_id: i64,
+    pub keep: core::SyncKeep,
+}
+
+/// The most people one copy names (far above any organization's size in the grid).
+pub const MAX_COPY_TARGETS: usize = 100_000;
+
+/// Copy `from`'s channels (or, with `from` null, every public channel) onto `to`.
+#[derive(Debug, Clone, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct CopyRequest {
+    #[ts(type = "number | null")]
+    pub from: Option<i64>,
+    #[ts(type = "number[]")]
+    pub to: Vec<i64>,
 }
 
 #[derive(Debug, Clone, Serialize, TS)]
@@ -386,5 +429,19 @@ pub fn grid(matrix: &Matrix) -> MembershipGrid {
             })
             .collect(),
         permissions: PermissionTable::new(viewer),
+        groups: matrix
+            .groups()
+            .list()
+            .iter()
+            .map(|group| GridGroup {
+                group_id: group.group_id,
+                name: group.name.clone(),
+                description: group.description.clone(),
+                is_system_group: group.is_system_group,
+                direct_members: group.direct_members.clone(),
+                direct_subgroup_ids: group.direct_subgroup_ids.clone(),
+                members: group.members.clone(),
+            })
+            .collect(),
     }
 }

@@ -140,6 +140,9 @@ export const ipc = {
     call('export_memberships_csv', { request }),
   importMembershipsCsv: (request: RequestOf<'import_memberships_csv'>) =>
     call('import_memberships_csv', { request }),
+  planGroupSync: (request: RequestOf<'plan_group_sync'>) => call('plan_group_sync', { request }),
+  copyMemberships: (request: RequestOf<'copy_memberships'>) =>
+    call('copy_memberships', { request }),
 } satisfies Partial<Wrappers>;
 
 /** Handlers of a fake backend: any subset of the commands, sync or async. */

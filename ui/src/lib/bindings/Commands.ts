@@ -9,10 +9,12 @@ import type { ApplySummary } from "./ApplySummary";
 import type { BotIdRequest } from "./BotIdRequest";
 import type { BotSummary } from "./BotSummary";
 import type { ChangesRequest } from "./ChangesRequest";
+import type { CopyRequest } from "./CopyRequest";
 import type { CreateBotRequest } from "./CreateBotRequest";
 import type { CsvExportRequest } from "./CsvExportRequest";
 import type { CsvImportResult } from "./CsvImportResult";
 import type { DryRunResult } from "./DryRunResult";
+import type { GroupSyncRequest } from "./GroupSyncRequest";
 import type { ImportZuliprcRequest } from "./ImportZuliprcRequest";
 import type { ImportZuliprcResponse } from "./ImportZuliprcResponse";
 import type { IntegrationSummary } from "./IntegrationSummary";
@@ -178,6 +180,16 @@ export interface Commands {
    * Reads a CSV and returns what it would change; nothing is applied.
    */
   import_memberships_csv: { args: { request: PathRequest }; result: CsvImportResult };
+  /**
+   * The changes that make a channel's subscribers a group's members, for the UI to stage
+   * (nothing is applied).
+   */
+  plan_group_sync: { args: { request: GroupSyncRequest }; result: Array<MembershipChange> };
+  /**
+   * The changes that copy someone's channels (or every public channel) onto other
+   * people, for the UI to stage.
+   */
+  copy_memberships: { args: { request: CopyRequest }; result: Array<MembershipChange> };
 }
 
 /** Every command's name. */
