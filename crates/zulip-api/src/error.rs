@@ -17,6 +17,9 @@ pub enum ZulipErrorCode {
     MissingHttpEventHeader,
     UnsupportedWebhookEventType,
     RealmDeactivated,
+    /// A group-setting update whose `old` value is not the current one.
+    ExpectationMismatch,
+    CannotDeactivateGroupInUse,
     /// Any code this version does not know; kept so that decoding never fails.
     #[serde(other)]
     Unknown,
@@ -37,6 +40,8 @@ impl ZulipErrorCode {
             Self::MissingHttpEventHeader => "MISSING_HTTP_EVENT_HEADER",
             Self::UnsupportedWebhookEventType => "UNSUPPORTED_WEBHOOK_EVENT_TYPE",
             Self::RealmDeactivated => "REALM_DEACTIVATED",
+            Self::ExpectationMismatch => "EXPECTATION_MISMATCH",
+            Self::CannotDeactivateGroupInUse => "CANNOT_DEACTIVATE_GROUP_IN_USE",
             Self::Unknown => "UNKNOWN",
         }
     }

@@ -29,6 +29,7 @@ mod router;
 mod send;
 mod subscribe;
 mod unsubscribe;
+mod user_groups;
 mod users;
 mod visibility;
 mod webhook_events;

@@ -7,12 +7,10 @@ use zulip_api::{GroupSettingValue, Role, Stream, Subscription, User};
 use crate::render::render_markdown;
 use crate::store::{StreamActivity, StreamRow, UserRow};
 
-/// Weir keeps no user groups; group-based settings name Zulip's system groups by these
-/// fixed ids (listed in docs/zulip-compatibility.md).
+/// System groups named by stream settings Weir does not store (listed in
+/// docs/zulip-compatibility.md).
 pub mod system_groups {
-    pub const NOBODY: i64 = 1;
-    pub const ADMINISTRATORS: i64 = 3;
-    pub const EVERYONE: i64 = 7;
+    pub use crate::store::system::{EVERYONE, NOBODY};
 }
 
 /// A stream counts as recently active for this long after its last message or creation,
@@ -90,6 +88,11 @@ fn group(id: i64) -> GroupSettingValue {
 
 /// A stream with the fields every listing shares; `now` decides `is_recently_active`.
 pub fn stream_dto(stream: &StreamRow, activity: StreamActivity, now: i64) -> Stream {
+    let [
+        can_add_subscribers_group,
+        can_remove_subscribers_group,
+        can_subscribe_group,
+    ] = super::channel_groups::wire_settings(stream);
     let last_activity = activity
         .last_message_at
         .unwrap_or(0)
@@ -112,14 +115,14 @@ pub fn stream_dto(stream: &StreamRow, activity: StreamActivity, now: i64) -> Str
         stream_weekly_traffic: None,
         is_recently_active: now - last_activity <= RECENTLY_ACTIVE_SECS,
         is_archived: false,
-        can_add_subscribers_group: group(system_groups::NOBODY),
-        can_remove_subscribers_group: group(system_groups::ADMINISTRATORS),
+        can_add_subscribers_group,
+        can_remove_subscribers_group,
         can_administer_channel_group: match stream.creator_id {
             Some(creator) => json!({"direct_members": [creator], "direct_subgroups": []}),
             None => group(system_groups::NOBODY),
         },
         can_send_message_group: group(system_groups::EVERYONE),
-        can_subscribe_group: group(system_groups::NOBODY),
+        can_subscribe_group,
         subscribers: None,
         subscriber_count: None,
     }

@@ -2,7 +2,10 @@
 
 mod bot_status;
 mod bots;
+mod channel_groups;
 mod dto;
+mod group_access;
+mod group_members;
 mod message_fetch;
 mod principals;
 mod reads;
@@ -10,6 +13,7 @@ mod register;
 mod send;
 mod subscribe;
 mod unsubscribe;
+mod user_groups;
 pub(crate) mod webhooks;
 
 use axum::Json;
@@ -70,6 +74,28 @@ pub fn routes(state: AppState) -> Router {
             post(message_fetch::render_message),
         )
         .route("/api/v1/integrations", get(webhooks::list_integrations))
+        .route("/api/v1/user_groups", get(user_groups::list))
+        .route("/api/v1/user_groups/create", post(user_groups::create))
+        .route(
+            "/api/v1/user_groups/{group_id}",
+            axum::routing::patch(user_groups::update),
+        )
+        .route(
+            "/api/v1/user_groups/{group_id}/deactivate",
+            post(user_groups::deactivate),
+        )
+        .route(
+            "/api/v1/user_groups/{group_id}/members",
+            get(group_members::members).post(group_members::update_members),
+        )
+        .route(
+            "/api/v1/user_groups/{group_id}/members/{user_id}",
+            get(group_members::is_member),
+        )
+        .route(
+            "/api/v1/user_groups/{group_id}/subgroups",
+            get(group_members::subgroups).post(group_members::update_subgroups),
+        )
         .route_layer(middleware::from_fn_with_state(state.clone(), require_auth));
     Router::new()
         .route(

@@ -38,6 +38,7 @@ const SUPPORTED: &[&str] = &[
     "scheduled_messages",
     "saved_snippets",
     "user_status",
+    "realm_user_groups",
 ];
 
 /// Largest `event_types` / `fetch_event_types` list accepted.
@@ -69,6 +70,8 @@ struct Request {
     types: Option<Vec<String>>,
     include_subscribers: bool,
     client_gravatar: bool,
+    /// The `include_deactivated_groups` client capability.
+    include_deactivated_groups: bool,
 }
 
 impl Request {
@@ -103,10 +106,18 @@ pub async fn register(
             return Err(ApiError::bad_request(msg).into());
         }
     }
+    let include_subscribers = params.take_bool("include_subscribers", false)?;
+    let client_gravatar = params.take_bool("client_gravatar", true)?;
+    let capabilities = params.take_json("client_capabilities")?;
     let request = Request {
         types,
-        include_subscribers: params.take_bool("include_subscribers", false)?,
-        client_gravatar: params.take_bool("client_gravatar", true)?,
+        include_subscribers,
+        client_gravatar,
+        include_deactivated_groups: capabilities
+            .as_ref()
+            .and_then(|c| c.get("include_deactivated_groups"))
+            .and_then(Value::as_bool)
+            .unwrap_or(false),
     };
     // Accepted as Zulip accepts them; without an event queue they change nothing.
     for flag in [
@@ -118,7 +129,6 @@ pub async fn register(
         let _ = params.take_bool(flag, false)?;
     }
     let _ = params.take_int("queue_lifespan_secs")?;
-    let _ = params.take_json("client_capabilities")?;
     let _ = params.take_json("narrow")?;
     let _ = params.take_int("presence_history_limit_days")?;
     let level = state.feature_level();
@@ -155,6 +165,10 @@ fn snapshot(
             .last()
             .map_or(-1, |m| m.id);
         body.insert("max_message_id".into(), json!(newest));
+    }
+    if request.wants("realm_user_groups") {
+        let groups = super::user_groups::groups_json(conn, request.include_deactivated_groups)?;
+        body.insert("realm_user_groups".into(), json!(groups));
     }
     for (kind, key) in EMPTY_LISTS {
         if request.wants(kind) {

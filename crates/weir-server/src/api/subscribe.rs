@@ -8,6 +8,7 @@ use rusqlite::Connection;
 use serde_json::Value;
 use zulip_api::AddSubscriptionsResponse;
 
+use super::channel_groups::{may_add_others_anyway, may_join_anyway};
 use super::principals::{
     Principal, is_heavy, parse_principals, resolve_principals, unique_stream_names,
 };
@@ -125,11 +126,18 @@ fn add(
     let mut unauthorized: Vec<String> = Vec::new();
     // Zulip sends no "subscribed you" message for streams this request creates.
     let mut created: HashSet<i64> = HashSet::new();
+    // The group graph, loaded only if a stream's group settings must decide.
+    let mut graph: Option<store::Memberships> = None;
+    let others = targets
+        .iter()
+        .any(|target| target.user_id != caller.user_id);
     for name in &names {
         let stream = match store::stream_by_name(conn, name)? {
             Some(stream) => {
                 let subscribed = store::is_subscribed(conn, caller.user_id, stream.stream_id)?;
-                if !can_access(caller, &stream, subscribed) {
+                if !can_access(caller, &stream, subscribed)
+                    && !allowed_by_groups(conn, &mut graph, caller, &stream, others, feature_level)?
+                {
                     if !request.fatal {
                         unauthorized.push(stream.name);
                         continue;
@@ -214,6 +222,33 @@ fn add(
         }
     }
     Ok(response)
+}
+
+/// Whether the stream's group settings let the caller subscribe others
+/// (`can_add_subscribers_group`) or themself (`can_subscribe_group`) where they could
+/// not otherwise.
+fn allowed_by_groups(
+    conn: &Connection,
+    graph: &mut Option<store::Memberships>,
+    caller: &UserRow,
+    stream: &StreamRow,
+    others: bool,
+    level: u32,
+) -> Result<bool, Error> {
+    if stream.groups == store::StreamGroupSettings::default() {
+        return Ok(false);
+    }
+    if graph.is_none() {
+        *graph = Some(store::memberships(conn)?);
+    }
+    let Some(graph) = graph.as_ref() else {
+        return Ok(false);
+    };
+    Ok(if others {
+        may_add_others_anyway(graph, caller, stream, level)
+    } else {
+        may_join_anyway(graph, caller, stream, level)
+    })
 }
 
 /// Zulip's text for people someone else subscribed.

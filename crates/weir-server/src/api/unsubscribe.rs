@@ -5,6 +5,7 @@ use axum::response::Response;
 use rusqlite::Connection;
 use zulip_api::RemoveSubscriptionsResponse;
 
+use super::channel_groups::may_remove_others;
 use super::principals::{
     Principal, is_heavy, parse_principals, resolve_principals, unique_stream_names,
 };
@@ -78,11 +79,18 @@ fn remove(
                 && target.bot_owner_id == Some(caller.user_id)
         };
         // `visible` streams are ones the caller can access, as bot owners need.
-        if !targets
+        let only_self_and_own_bots = targets
             .iter()
-            .all(|target| target.user_id == caller.user_id || owns_bot(target))
-        {
-            return Err(ApiError::bad_request("Insufficient permission").into());
+            .all(|target| target.user_id == caller.user_id || owns_bot(target));
+        // Else the stream's groups decide, stream by stream (loaded only then).
+        if !only_self_and_own_bots {
+            let graph = store::memberships(conn)?;
+            if !visible
+                .iter()
+                .all(|stream| may_remove_others(&graph, caller, stream, feature_level))
+            {
+                return Err(ApiError::bad_request("Insufficient permission").into());
+            }
         }
     }
     if let Some(name) = first_missing {

@@ -151,6 +151,98 @@ const STREAMS: &[(&str, &str, bool, &[&str])] = &[
     ),
 ];
 
+/// Teams as user groups: overlapping (Jasmine designs and builds, Rosa designs and
+/// supports), `engineering` made of two subgroups, and groups a moderator or the
+/// administrators manage while members manage none: (name, description, members,
+/// subgroups, managed by).
+type DemoGroup = (
+    &'static str,
+    &'static str,
+    &'static [&'static str],
+    &'static [&'static str],
+    Option<&'static str>,
+);
+
+const GROUPS: &[DemoGroup] = &[
+    (
+        "backend",
+        "APIs, storage and infrastructure",
+        &["dmitri", "gustavo", "ivan", "kofi", "oscar", "wen"],
+        &[],
+        Some("dmitri"),
+    ),
+    (
+        "frontend",
+        "Web and desktop clients",
+        &["farah", "hana", "jasmine", "lena", "samuel", "xavier"],
+        &[],
+        Some("dmitri"),
+    ),
+    (
+        "engineering",
+        "Everyone who builds the product",
+        &["ada"],
+        &["backend", "frontend"],
+        None,
+    ),
+    (
+        "designers",
+        "Product and visual design",
+        &["chiara", "elif", "jasmine", "mateo", "nadia", "rosa", "zoe"],
+        &[],
+        Some("elif"),
+    ),
+    (
+        "support-team",
+        "Answers customers",
+        &["priya", "quentin", "rosa", "uma", "victor"],
+        &[],
+        Some("@admins"),
+    ),
+    (
+        "on-call",
+        "This week's incident rota",
+        &["dmitri", "gustavo", "oscar", "priya"],
+        &[],
+        Some("@admins"),
+    ),
+    (
+        "leads",
+        "Team leads",
+        &["ada", "bruno", "chiara", "dmitri", "elif"],
+        &[],
+        None,
+    ),
+];
+
+/// The groups as seed entries, with ids from 10 (after Zulip's system groups).
+fn demo_groups(ids: &std::collections::HashMap<String, (i64, &str)>) -> Vec<Value> {
+    let id_of = |short: &str| ids.get(short).map(|(id, _)| *id);
+    GROUPS
+        .iter()
+        .enumerate()
+        .map(
+            |(index, (name, description, members, subgroups, manager))| {
+                let members: Vec<i64> = members.iter().filter_map(|m| id_of(m)).collect();
+                let mut group = json!({
+                    "group_id": 10 + index as i64, "name": name, "description": description,
+                    "members": members, "subgroups": subgroups,
+                });
+                let manage = match manager {
+                    Some("@admins") => Some(json!(crate::store::system::ADMINISTRATORS)),
+                    Some(short) => id_of(short)
+                        .map(|id| json!({"direct_members": [id], "direct_subgroups": []})),
+                    None => None,
+                };
+                if let (Some(manage), Some(fields)) = (manage, group.as_object_mut()) {
+                    fields.insert("can_manage_group".into(), manage);
+                }
+                group
+            },
+        )
+        .collect()
+}
+
 /// The demo organization as a seed, with fresh random API keys.
 pub fn demo_seed() -> Seed {
     let domain = "lumen.test";
@@ -213,7 +305,34 @@ pub fn demo_seed() -> Seed {
             url: "http://lumen.localhost".into(),
             bot_domain: Some(domain.into()),
         },
+        groups: demo_groups(&ids),
         users,
         streams,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_demo_loads_with_overlapping_teams_and_a_group_of_groups() {
+        let dir = tempfile::tempdir().unwrap();
+        crate::store::create_seeded(dir.path(), &demo_seed()).unwrap();
+        let conn =
+            rusqlite::Connection::open(dir.path().join(crate::store::DATABASE_FILE)).unwrap();
+        let graph = crate::store::memberships(&conn).unwrap();
+        let id = |name: &str| {
+            crate::store::group_by_name(&conn, name)
+                .unwrap()
+                .unwrap()
+                .group_id
+        };
+        let (backend, frontend, engineering) = (id("backend"), id("frontend"), id("engineering"));
+        assert_eq!(graph.direct_subgroups(engineering), [backend, frontend]);
+        let everyone_in = graph.recursive_members(engineering);
+        assert_eq!(everyone_in.len(), 1 + 6 + 6);
+        // Jasmine (12+5=17) is a designer and a frontend developer.
+        assert!(graph.is_member(frontend, 17, true) && graph.is_member(id("designers"), 17, true));
     }
 }

@@ -3,6 +3,7 @@
 //! request may ask for ([`limits`]), and API keys (`keys`).
 
 pub(crate) mod access;
+pub(crate) mod groups;
 pub(crate) mod keys;
 pub mod limits;
 pub(crate) mod names;

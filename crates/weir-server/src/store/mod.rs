@@ -9,9 +9,11 @@
 
 mod cache;
 mod checkpoint;
+mod groups;
 mod messages;
 mod schema;
 pub mod seed;
+mod seed_groups;
 mod streams;
 mod targets;
 mod users;
@@ -23,6 +25,7 @@ use std::sync::{Arc, Mutex};
 use rusqlite::{Connection, OpenFlags};
 use tokio::sync::{mpsc, oneshot, watch};
 
+pub use groups::*;
 pub use messages::*;
 pub use streams::*;
 pub use targets::PostTargets;

@@ -105,6 +105,61 @@ const MIGRATIONS: &[&str] = &[
     "
     ALTER TABLE streams ADD COLUMN creator_id INTEGER REFERENCES users (user_id);
     ",
+    // user groups: named groups (the role-based system groups among them, whose
+    // direct members are derived from roles, not stored), their direct members and
+    // subgroups. Settings are group-setting values as Zulip's API spells them (JSON).
+    "
+    CREATE TABLE user_groups (
+        group_id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL,
+        name_key TEXT NOT NULL UNIQUE,        -- lower-cased, for case-insensitive lookups
+        description TEXT NOT NULL DEFAULT '',
+        is_system INTEGER NOT NULL DEFAULT 0,
+        deactivated INTEGER NOT NULL DEFAULT 0,
+        creator_id INTEGER REFERENCES users (user_id),
+        date_created INTEGER,
+        can_add_members_group TEXT NOT NULL DEFAULT '1',
+        can_join_group TEXT NOT NULL DEFAULT '1',
+        can_leave_group TEXT NOT NULL DEFAULT '7',
+        can_manage_group TEXT NOT NULL DEFAULT '1',
+        can_mention_group TEXT NOT NULL DEFAULT '7',
+        can_remove_members_group TEXT NOT NULL DEFAULT '1'
+    );
+    CREATE TABLE user_group_members (
+        group_id INTEGER NOT NULL REFERENCES user_groups (group_id),
+        user_id INTEGER NOT NULL REFERENCES users (user_id),
+        PRIMARY KEY (group_id, user_id)
+    ) WITHOUT ROWID;
+    CREATE INDEX user_group_members_by_user ON user_group_members (user_id);
+    CREATE TABLE user_group_subgroups (
+        group_id INTEGER NOT NULL REFERENCES user_groups (group_id),
+        subgroup_id INTEGER NOT NULL REFERENCES user_groups (group_id),
+        PRIMARY KEY (group_id, subgroup_id)
+    ) WITHOUT ROWID;
+    INSERT INTO user_groups (group_id, name, name_key, description, is_system) VALUES
+        (1, 'role:nobody', 'role:nobody', 'Nobody', 1),
+        (2, 'role:owners', 'role:owners', 'Owners of this organization', 1),
+        (3, 'role:administrators', 'role:administrators',
+            'Administrators of this organization, including owners', 1),
+        (4, 'role:moderators', 'role:moderators',
+            'Moderators of this organization, including administrators', 1),
+        (5, 'role:fullmembers', 'role:fullmembers',
+            'Members of this organization, not including new accounts and guests', 1),
+        (6, 'role:members', 'role:members',
+            'Members of this organization, not including guests', 1),
+        (7, 'role:everyone', 'role:everyone',
+            'Everyone in this organization, including guests', 1),
+        (8, 'role:internet', 'role:internet', 'Everyone on the internet', 1);
+    INSERT INTO user_group_subgroups (group_id, subgroup_id) VALUES
+        (3, 2), (4, 3), (5, 4), (6, 5), (7, 6), (8, 7);
+    ",
+    // stream settings that name groups (group-setting values as JSON; NULL: Weir's
+    // default, see `StreamGroupSettings`).
+    "
+    ALTER TABLE streams ADD COLUMN can_add_subscribers_group TEXT;
+    ALTER TABLE streams ADD COLUMN can_remove_subscribers_group TEXT;
+    ALTER TABLE streams ADD COLUMN can_subscribe_group TEXT;
+    ",
 ];
 
 pub fn migrate(conn: &mut Connection) -> Result<()> {

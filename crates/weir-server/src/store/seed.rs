@@ -25,6 +25,9 @@ pub struct Seed {
     pub users: Vec<Value>,
     #[serde(default)]
     pub streams: Vec<Value>,
+    /// User groups (see `seed_groups.rs`).
+    #[serde(default)]
+    pub groups: Vec<Value>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -66,6 +69,13 @@ pub struct SeedStream {
     pub invite_only: bool,
     #[serde(default)]
     pub subscribers: Vec<i64>,
+    /// Group-setting values (see `seed_groups.rs`); absent: Weir's defaults.
+    #[serde(default)]
+    pub can_add_subscribers_group: Option<Value>,
+    #[serde(default)]
+    pub can_remove_subscribers_group: Option<Value>,
+    #[serde(default)]
+    pub can_subscribe_group: Option<Value>,
 }
 
 fn yes() -> bool {
@@ -89,7 +99,12 @@ fn host_of(url: &str) -> Option<String> {
     (!host.is_empty()).then(|| host.to_lowercase())
 }
 
-fn entry_error(kind: &str, index: usize, label: &str, problem: impl std::fmt::Display) -> Error {
+pub(super) fn entry_error(
+    kind: &str,
+    index: usize,
+    label: &str,
+    problem: impl std::fmt::Display,
+) -> Error {
     let label = if label.is_empty() {
         String::new()
     } else {
@@ -98,7 +113,7 @@ fn entry_error(kind: &str, index: usize, label: &str, problem: impl std::fmt::Di
     Error::Seed(format!("{kind}[{index}]{label}: {problem}"))
 }
 
-fn label_of(value: &Value, key: &str) -> String {
+pub(super) fn label_of(value: &Value, key: &str) -> String {
     value
         .get(key)
         .and_then(Value::as_str)
@@ -149,6 +164,7 @@ pub fn load_seed(conn: &Connection, seed: &Seed) -> Result<()> {
     insert_notification_bot(conn, now)?;
 
     let mut names = HashSet::new();
+    let mut stream_groups = Vec::new();
     for (index, value) in seed.streams.iter().enumerate() {
         let label = label_of(value, "name");
         let stream: SeedStream = serde_json::from_value(value.clone())
@@ -179,8 +195,10 @@ pub fn load_seed(conn: &Connection, seed: &Seed) -> Result<()> {
             }
             subscribe(conn, *subscriber, row.stream_id)?;
         }
+        stream_groups.push((index, label, row.stream_id, stream));
     }
-    Ok(())
+    super::seed_groups::load_groups(conn, &seed.groups, &known_ids)?;
+    super::seed_groups::set_stream_groups(conn, &stream_groups, &known_ids)
 }
 
 fn parse_users(values: &[Value]) -> Result<Vec<NewUser>> {

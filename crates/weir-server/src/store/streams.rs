@@ -16,9 +16,21 @@ pub struct StreamRow {
     /// Who created it through the API; `None` for seeded streams, as Zulip reports
     /// streams whose creator it did not record.
     pub creator_id: Option<i64>,
+    pub groups: StreamGroupSettings,
 }
 
-const COLUMNS: &str = "stream_id, name, description, invite_only, date_created, creator_id";
+/// A stream's settings that name user groups, as stored group-setting values (JSON);
+/// `None` is Weir's default (see `api/channel_groups.rs`).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct StreamGroupSettings {
+    pub can_add_subscribers_group: Option<String>,
+    pub can_remove_subscribers_group: Option<String>,
+    pub can_subscribe_group: Option<String>,
+}
+
+const COLUMNS: &str = "stream_id, name, description, invite_only, date_created, creator_id, \
+                       can_add_subscribers_group, can_remove_subscribers_group, \
+                       can_subscribe_group";
 
 fn from_row(row: &Row<'_>) -> rusqlite::Result<StreamRow> {
     Ok(StreamRow {
@@ -28,7 +40,32 @@ fn from_row(row: &Row<'_>) -> rusqlite::Result<StreamRow> {
         invite_only: row.get(3)?,
         date_created: row.get(4)?,
         creator_id: row.get(5)?,
+        groups: StreamGroupSettings {
+            can_add_subscribers_group: row.get(6)?,
+            can_remove_subscribers_group: row.get(7)?,
+            can_subscribe_group: row.get(8)?,
+        },
     })
+}
+
+/// Sets a stream's group settings (the seed does; Weir has no endpoint for it yet).
+pub fn set_stream_groups(
+    conn: &Connection,
+    stream_id: i64,
+    groups: &StreamGroupSettings,
+) -> Result<()> {
+    conn.execute(
+        "UPDATE streams SET can_add_subscribers_group = ?2, can_remove_subscribers_group = ?3,
+                            can_subscribe_group = ?4
+         WHERE stream_id = ?1",
+        params![
+            stream_id,
+            groups.can_add_subscribers_group,
+            groups.can_remove_subscribers_group,
+            groups.can_subscribe_group
+        ],
+    )?;
+    Ok(())
 }
 
 /// The lookup key of a stream name: Zulip matches names case-insensitively.
@@ -68,6 +105,7 @@ pub fn insert_stream(conn: &Connection, stream: &NewStream<'_>, now: i64) -> Res
         invite_only: stream.invite_only,
         date_created: now,
         creator_id: stream.creator_id,
+        groups: StreamGroupSettings::default(),
     })
 }
 

@@ -1,0 +1,311 @@
+//! Members and subgroups of a user group: `POST/GET /user_groups/{id}/members`,
+//! `GET /user_groups/{id}/members/{user_id}` and `POST/GET /user_groups/{id}/subgroups`.
+//! A request's changes are applied all or nothing, checked in Zulip's order.
+
+use axum::extract::{Path, State};
+use rusqlite::Connection;
+use serde_json::{Value, json};
+
+use super::group_access::{
+    check_subgroups, check_users, group_for_read, group_for_update, int_list, parse_group_id,
+    require_member,
+};
+use super::user_groups::MAX_SUBGROUPS;
+use super::{ApiResult, success};
+use crate::AppState;
+use crate::error::{ApiError, Error};
+use crate::http::auth::Caller;
+use crate::http::params::Params;
+use crate::rules::limits::MAX_PRINCIPALS;
+use crate::store::{self, Memberships, UserRow};
+
+/// One request's changes to a group.
+#[derive(Debug, Default)]
+struct Changes {
+    add: Vec<i64>,
+    delete: Vec<i64>,
+    add_subgroups: Vec<i64>,
+    delete_subgroups: Vec<i64>,
+}
+
+impl Changes {
+    fn is_empty(&self) -> bool {
+        self.add.is_empty()
+            && self.delete.is_empty()
+            && self.add_subgroups.is_empty()
+            && self.delete_subgroups.is_empty()
+    }
+}
+
+pub async fn update_members(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(group_id): Path<String>,
+    mut params: Params,
+) -> ApiResult {
+    require_member(&caller)?;
+    let group_id = parse_group_id(&group_id)?;
+    let changes = Changes {
+        add: int_list("add", params.take_json("add")?, MAX_PRINCIPALS)?,
+        delete: int_list("delete", params.take_json("delete")?, MAX_PRINCIPALS)?,
+        add_subgroups: int_list(
+            "add_subgroups",
+            params.take_json("add_subgroups")?,
+            MAX_SUBGROUPS,
+        )?,
+        delete_subgroups: int_list(
+            "delete_subgroups",
+            params.take_json("delete_subgroups")?,
+            MAX_SUBGROUPS,
+        )?,
+    };
+    if changes.is_empty() {
+        return Err(ApiError::bad_request(
+            "Nothing to do. Specify at least one of \"add\", \"delete\", \"add_subgroups\" or \
+             \"delete_subgroups\".",
+        )
+        .into());
+    }
+    let heavy = changes.add.len() + changes.delete.len() > 100;
+    state
+        .store()
+        .write_weighted(heavy, move |conn| apply(conn, &caller, group_id, &changes))
+        .await?;
+    success(Value::Null, params.into_ignored())
+}
+
+pub async fn update_subgroups(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(group_id): Path<String>,
+    mut params: Params,
+) -> ApiResult {
+    require_member(&caller)?;
+    let group_id = parse_group_id(&group_id)?;
+    let changes = Changes {
+        add_subgroups: int_list("add", params.take_json("add")?, MAX_SUBGROUPS)?,
+        delete_subgroups: int_list("delete", params.take_json("delete")?, MAX_SUBGROUPS)?,
+        ..Changes::default()
+    };
+    if changes.is_empty() {
+        return Err(ApiError::bad_request(
+            "Nothing to do. Specify at least one of \"add\" or \"delete\".",
+        )
+        .into());
+    }
+    state
+        .store()
+        .write(move |conn| apply(conn, &caller, group_id, &changes))
+        .await?;
+    success(Value::Null, params.into_ignored())
+}
+
+/// The setting that decides a change: acting on oneself alone is joining or leaving.
+fn permission_for(
+    ids: &[i64],
+    caller: &UserRow,
+    own: &'static str,
+    others: &'static str,
+) -> &'static str {
+    if ids == [caller.user_id] { own } else { others }
+}
+
+fn apply(
+    conn: &Connection,
+    caller: &UserRow,
+    group_id: i64,
+    changes: &Changes,
+) -> Result<(), Error> {
+    let graph = store::memberships(conn)?;
+    if !changes.add.is_empty() {
+        let permission = permission_for(
+            &changes.add,
+            caller,
+            "can_join_group",
+            "can_add_members_group",
+        );
+        group_for_update(conn, &graph, caller, group_id, permission, false)?;
+        check_users(&graph, &changes.add)?;
+        if let Some(id) = changes
+            .add
+            .iter()
+            .find(|id| graph.is_member(group_id, **id, true))
+        {
+            return Err(ApiError::bad_request(format!(
+                "User {id} is already a member of this group"
+            ))
+            .into());
+        }
+        store::add_members(conn, group_id, &changes.add)?;
+    }
+    if !changes.delete.is_empty() {
+        let permission = permission_for(
+            &changes.delete,
+            caller,
+            "can_leave_group",
+            "can_remove_members_group",
+        );
+        group_for_update(conn, &graph, caller, group_id, permission, false)?;
+        check_users(&graph, &changes.delete)?;
+        // Members the same request added count as members.
+        let member = |id: i64| graph.is_member(group_id, id, true) || changes.add.contains(&id);
+        if let Some(id) = changes.delete.iter().find(|id| !member(**id)) {
+            return Err(ApiError::bad_request(format!(
+                "There is no member '{id}' in this user group"
+            ))
+            .into());
+        }
+        store::remove_members(conn, group_id, &changes.delete)?;
+    }
+    if !changes.add_subgroups.is_empty() {
+        group_for_update(
+            conn,
+            &graph,
+            caller,
+            group_id,
+            "can_add_members_group",
+            false,
+        )?;
+        check_subgroups(conn, &changes.add_subgroups)?;
+        let direct = graph.subgroups.get(&group_id);
+        if let Some(id) = changes
+            .add_subgroups
+            .iter()
+            .find(|id| direct.is_some_and(|direct| direct.contains(id)))
+        {
+            return Err(ApiError::bad_request(format!(
+                "User group {id} is already a subgroup of this group."
+            ))
+            .into());
+        }
+        if graph
+            .recursive_subgroups(&changes.add_subgroups)
+            .contains(&group_id)
+        {
+            return Err(ApiError::bad_request(format!(
+                "User group {group_id} is already a subgroup of one of the passed subgroups."
+            ))
+            .into());
+        }
+        store::add_subgroups(conn, group_id, &changes.add_subgroups)?;
+    }
+    if !changes.delete_subgroups.is_empty() {
+        group_for_update(
+            conn,
+            &graph,
+            caller,
+            group_id,
+            "can_remove_members_group",
+            false,
+        )?;
+        check_subgroups(conn, &changes.delete_subgroups)?;
+        let direct = graph.subgroups.get(&group_id);
+        let added = |id: &i64| changes.add_subgroups.contains(id);
+        if let Some(id) = changes
+            .delete_subgroups
+            .iter()
+            .find(|id| !direct.is_some_and(|direct| direct.contains(id)) && !added(id))
+        {
+            return Err(ApiError::bad_request(format!(
+                "User group {id} is not a subgroup of this group."
+            ))
+            .into());
+        }
+        store::remove_subgroups(conn, group_id, &changes.delete_subgroups)?;
+    }
+    Ok(())
+}
+
+/// `GET /user_groups/{id}/members`: user ids, through subgroups unless
+/// `direct_member_only`.
+pub async fn members(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(group_id): Path<String>,
+    mut params: Params,
+) -> ApiResult {
+    require_member(&caller)?;
+    let group_id = parse_group_id(&group_id)?;
+    let direct_only = params.take_bool("direct_member_only", false)?;
+    let members = state
+        .store()
+        .read(move |conn| {
+            group_for_read(conn, group_id, false)?;
+            let graph = store::memberships(conn)?;
+            Ok::<_, Error>(member_ids(&graph, group_id, direct_only))
+        })
+        .await?;
+    success(json!({ "members": members }), params.into_ignored())
+}
+
+fn member_ids(graph: &Memberships, group_id: i64, direct_only: bool) -> Vec<i64> {
+    if direct_only {
+        graph.direct_members(group_id)
+    } else {
+        graph.recursive_members(group_id).into_iter().collect()
+    }
+}
+
+/// `GET /user_groups/{id}/members/{user_id}`.
+pub async fn is_member(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path((group_id, user_id)): Path<(String, String)>,
+    mut params: Params,
+) -> ApiResult {
+    require_member(&caller)?;
+    let group_id = parse_group_id(&group_id)?;
+    let user_id: Option<i64> = user_id.parse().ok();
+    let direct_only = params.take_bool("direct_member_only", false)?;
+    let answer = state
+        .store()
+        .read(move |conn| {
+            group_for_read(conn, group_id, false)?;
+            // Zulip's `access_user_by_id` without bots or deactivated users.
+            let user = match user_id {
+                Some(id) => store::user_by_id(conn, id)?,
+                None => None,
+            }
+            .filter(|user| user.bot_type.is_none() && !user.is_system_bot)
+            .ok_or_else(|| ApiError::bad_request("No such user"))?;
+            if !user.is_active {
+                return Err(ApiError::bad_request("User is deactivated").into());
+            }
+            let graph = store::memberships(conn)?;
+            Ok::<_, Error>(graph.is_member(group_id, user.user_id, direct_only))
+        })
+        .await?;
+    success(
+        json!({ "is_user_group_member": answer }),
+        params.into_ignored(),
+    )
+}
+
+/// `GET /user_groups/{id}/subgroups`: group ids, nested ones too unless
+/// `direct_subgroup_only`.
+pub async fn subgroups(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(group_id): Path<String>,
+    mut params: Params,
+) -> ApiResult {
+    require_member(&caller)?;
+    let group_id = parse_group_id(&group_id)?;
+    let direct_only = params.take_bool("direct_subgroup_only", false)?;
+    let subgroups = state
+        .store()
+        .read(move |conn| {
+            group_for_read(conn, group_id, false)?;
+            let graph = store::memberships(conn)?;
+            let ids: Vec<i64> = if direct_only {
+                graph.direct_subgroups(group_id)
+            } else {
+                let mut all = graph.recursive_subgroups(&graph.direct_subgroups(group_id));
+                all.remove(&group_id);
+                all.into_iter().collect()
+            };
+            Ok::<_, Error>(ids)
+        })
+        .await?;
+    success(json!({ "subgroups": subgroups }), params.into_ignored())
+}
