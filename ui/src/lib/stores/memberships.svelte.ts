@@ -95,6 +95,9 @@ class MembershipsState {
     this.index ? visibleStreams(this.index, this.streams, this.streamSort) : [],
   );
 
+  /** The person whose channels the copy dialog copies (opened from a row menu). */
+  copyFrom = $state<number | null>(null);
+
   /** The staged diff as of the last pause in staging (`scheduleReview`): the pending list. */
   listed = $state.raw<[key: number, subscribe: boolean][]>([]);
   /** The calls Apply would make for the staged diff; null while none is staged. */
@@ -150,6 +153,7 @@ class MembershipsState {
     this.streams = { text: '', access: 'all' };
     this.peopleSort = 'name';
     this.streamSort = 'name';
+    this.copyFrom = null;
   }
 
   /** The state the cell will have after apply. */
