@@ -27,6 +27,16 @@ pub struct UserGroup {
     /// Feature level 290+.
     #[serde(default)]
     pub deactivated: bool,
+    /// Who may manage the group (feature level 283+): a group id, or
+    /// `{direct_members, direct_subgroups}`.
+    #[serde(default)]
+    pub can_manage_group: Option<Value>,
+    /// Who may add members (feature level 305+), same shape.
+    #[serde(default)]
+    pub can_add_members_group: Option<Value>,
+    /// Who may remove members (feature level 324+), same shape.
+    #[serde(default)]
+    pub can_remove_members_group: Option<Value>,
 }
 
 #[derive(Deserialize)]

@@ -28,6 +28,34 @@ pub struct Group {
     pub direct_subgroup_ids: Vec<i64>,
     /// Direct members and every subgroup's members, recursively; sorted.
     pub members: Vec<u32>,
+    /// Who may manage the group, add and remove members (`None`: the server predates
+    /// the setting).
+    #[serde(skip)]
+    pub can_manage: Option<GroupSetting>,
+    #[serde(skip)]
+    pub can_add_members: Option<GroupSetting>,
+    #[serde(skip)]
+    pub can_remove_members: Option<GroupSetting>,
+}
+
+/// A group-setting value as Zulip sends it: a group's id, or an anonymous group of
+/// users and subgroups.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(untagged)]
+pub enum GroupSetting {
+    Named(i64),
+    Anonymous {
+        #[serde(default)]
+        direct_members: Vec<i64>,
+        #[serde(default)]
+        direct_subgroups: Vec<i64>,
+    },
+}
+
+impl GroupSetting {
+    fn parse(value: Option<serde_json::Value>) -> Option<Self> {
+        serde_json::from_value(value?).ok()
+    }
 }
 
 /// The groups of one organization, by id.
@@ -60,6 +88,9 @@ impl Groups {
                 members: Vec::new(),
                 direct_members: direct,
                 direct_subgroup_ids: group.direct_subgroup_ids,
+                can_manage: GroupSetting::parse(group.can_manage_group),
+                can_add_members: GroupSetting::parse(group.can_add_members_group),
+                can_remove_members: GroupSetting::parse(group.can_remove_members_group),
             });
         }
         let expanded: Vec<Vec<u32>> = (0..list.len())
@@ -77,6 +108,21 @@ impl Groups {
 
     pub fn get(&self, group_id: i64) -> Option<&Group> {
         self.list.get(*self.index.get(&group_id)?)
+    }
+
+    /// Whether the person (by index) is in the setting's set of users.
+    pub fn setting_includes(&self, setting: &GroupSetting, user_id: i64, person: u32) -> bool {
+        let in_group = |id: &i64| {
+            self.get(*id)
+                .is_some_and(|group| group.members.binary_search(&person).is_ok())
+        };
+        match setting {
+            GroupSetting::Named(id) => in_group(id),
+            GroupSetting::Anonymous {
+                direct_members,
+                direct_subgroups,
+            } => direct_members.contains(&user_id) || direct_subgroups.iter().any(in_group),
+        }
     }
 }
 

@@ -9,6 +9,7 @@
 //! - [`export_csv`] / [`import_csv`]: the grid as a spreadsheet.
 
 mod apply;
+mod group_members;
 mod groups;
 mod journal;
 mod matrix;
@@ -23,7 +24,11 @@ pub use apply::{
     ApplyOptions, ApplyReport, Cancel, CellResult, CellStatus, Progress, SubscriptionApi, apply,
     reverse_of,
 };
-pub use groups::{Group, GroupError, Groups, MAX_GROUPS, SyncKeep, TriState};
+pub use group_members::{
+    GroupApplyReport, GroupCellResult, GroupDenied, GroupMemberChange, GroupMembersApi, GroupPlan,
+    GroupRequest, apply_group_members, plan_group_members,
+};
+pub use groups::{Group, GroupError, GroupSetting, Groups, MAX_GROUPS, SyncKeep, TriState};
 pub use journal::{Journal, JournalAccount, JournalEntry, JournalSummary};
 pub use matrix::{Channel, Matrix, MatrixError, Person, Snapshot, SnapshotStream};
 pub use permissions::{Action, ChannelClass, Denied, PersonClass, Viewer};

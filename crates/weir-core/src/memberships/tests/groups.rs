@@ -7,7 +7,7 @@ use super::super::{Change, Limits, Matrix, Snapshot, SyncKeep, TriState, plan};
 use super::{bot, build, stream, subscribe, unsubscribe, user};
 use crate::client::UserGroup;
 
-fn group(id: i64, name: &str, members: &[i64], subgroups: &[i64]) -> UserGroup {
+pub(super) fn group(id: i64, name: &str, members: &[i64], subgroups: &[i64]) -> UserGroup {
     UserGroup {
         id,
         name: name.to_string(),
@@ -16,6 +16,9 @@ fn group(id: i64, name: &str, members: &[i64], subgroups: &[i64]) -> UserGroup {
         direct_subgroup_ids: subgroups.to_vec(),
         is_system_group: false,
         deactivated: false,
+        can_manage_group: None,
+        can_add_members_group: None,
+        can_remove_members_group: None,
     }
 }
 

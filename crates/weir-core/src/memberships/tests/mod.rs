@@ -1,6 +1,7 @@
 //! Unit tests of the memberships module, on a small organization built in memory.
 
 mod apply;
+mod group_members;
 mod groups;
 mod matrix;
 mod plan;
