@@ -35,6 +35,15 @@ def subscriber_count(ui: Ui, stream_id: int) -> int:
     return int(header.get_attribute("data-subscribers") or -1)
 
 
+def click(ui: Ui, testid: str) -> None:
+    """Scrolls the element into the group table's view first (WebKitWebDriver does not)."""
+    element = ui.one(testid)
+    ui.driver.execute_script(
+        "arguments[0].scrollIntoView({block: 'nearest', inline: 'center'});", element
+    )
+    element.click()
+
+
 @pytest.fixture
 def ui(driver, e2e) -> Ui:
     return Ui(driver, e2e)
@@ -63,7 +72,7 @@ class TestGroups:
         chosen = sorted(states, key=lambda s: (states[s] != "false", s))[:3]
         assert len(chosen) == 3 and all(states[s] != "true" for s in chosen), states
         for stream in chosen:
-            ui.one(f"group-cell-{group_id}-{stream}").click()
+            click(ui, f"group-cell-{group_id}-{stream}")
         for stream in chosen:
             assert ui.one(f"group-cell-{group_id}-{stream}").get_attribute("aria-checked") == "true"
         ui.wait_text("planned-requests", "1 request")
@@ -99,7 +108,7 @@ class TestGroups:
         assert stream is not None, "no channel with subscribers outside the team"
         expected = (len(members) - inside_before) + (before - inside_before)
 
-        ui.one(f"sync-channel-{stream}").click()
+        click(ui, f"sync-channel-{stream}")
         Select(ui.one("sync-group")).select_by_value(str(group_id))
         keep = ui.one("sync-keep-others")
         if keep.is_selected():
