@@ -89,6 +89,17 @@ impl Matrix {
         if !person.is_active {
             return Err(GroupDenied::Deactivated);
         }
+        self.group_rule(group_id, member)
+    }
+
+    /// The rule for changing any active person's membership of the group in one
+    /// direction: it depends on the group and the direction only, so the UI gets two
+    /// reasons per group instead of one per cell.
+    pub fn group_rule(&self, group_id: i64, member: bool) -> Result<(), GroupDenied> {
+        let group = self.groups().get(group_id).ok_or(GroupDenied::Unknown)?;
+        if group.is_system_group {
+            return Err(GroupDenied::SystemGroup);
+        }
         let viewer = self.viewer();
         if viewer.role == Role::Guest {
             return Err(GroupDenied::Guest);
