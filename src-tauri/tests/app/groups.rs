@@ -1,0 +1,175 @@
+//! Groups on the memberships grid through Tauri's mock runtime, against the local demo
+//! server (its teams come from `GET /user_groups`): subgroups expanded, a group row on
+//! three channels in one request, a sync in at most two, copy.
+// The helpers unwrap as the tests do (see `support`).
+#![allow(clippy::unwrap_used)]
+
+use serde_json::{Value, json};
+
+use crate::support::{harness, invoke};
+
+fn group<'a>(grid: &'a Value, name: &str) -> &'a Value {
+    grid["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["name"] == name)
+        .unwrap_or_else(|| panic!("no group {name} in {}", grid["groups"]))
+}
+
+fn indices(value: &Value) -> Vec<u64> {
+    value
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i.as_u64().unwrap())
+        .collect()
+}
+
+fn user_ids(grid: &Value, people: &[u64]) -> Vec<i64> {
+    people
+        .iter()
+        .map(|i| grid["people"][*i as usize]["userId"].as_i64().unwrap())
+        .collect()
+}
+
+#[test]
+fn the_grid_carries_the_demo_teams_with_subgroups_expanded() {
+    let h = harness();
+    let grid = invoke(&h, "load_memberships", json!({})).unwrap();
+    let engineering = group(&grid, "engineering");
+    let mut expected = indices(&engineering["directMembers"]);
+    for sub in ["backend", "frontend"] {
+        expected.extend(indices(&group(&grid, sub)["members"]));
+    }
+    expected.sort_unstable();
+    expected.dedup();
+    assert_eq!(indices(&engineering["members"]), expected);
+    assert_eq!(
+        engineering["directSubgroupIds"].as_array().unwrap().len(),
+        2
+    );
+    assert!(
+        grid["groups"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|g| g["isSystemGroup"] == true)
+    );
+}
+
+#[test]
+fn a_group_row_on_three_channels_is_one_request_and_a_sync_at_most_two() {
+    let h = harness();
+    let grid = invoke(&h, "load_memberships", json!({})).unwrap();
+    let team = group(&grid, "on-call");
+    let members = user_ids(&grid, &indices(&team["members"]));
+    let streams: Vec<i64> = grid["streams"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["inviteOnly"] == false)
+        .map(|s| s["streamId"].as_i64().unwrap())
+        .take(3)
+        .collect();
+    let changes: Vec<Value> = streams
+        .iter()
+        .flat_map(|s| {
+            members
+                .iter()
+                .map(move |u| json!({"userId": u, "streamId": s, "subscribe": true}))
+        })
+        .collect();
+    let plan = invoke(
+        &h,
+        "plan_membership_changes",
+        json!({"request": {"changes": changes}}),
+    )
+    .unwrap();
+    assert_eq!(plan["requests"].as_array().unwrap().len(), 1, "{plan}");
+
+    let stream = streams[0];
+    let sync = invoke(
+        &h,
+        "plan_group_sync",
+        json!({"request": {"streamId": stream, "groupId": team["groupId"],
+                           "keep": {"bots": false, "admins": false, "others": false}}}),
+    )
+    .unwrap();
+    let sync_changes = sync.as_array().unwrap();
+    assert!(!sync_changes.is_empty());
+    let plan = invoke(
+        &h,
+        "plan_membership_changes",
+        json!({"request": {"changes": sync}}),
+    )
+    .unwrap();
+    let requests = plan["requests"].as_array().unwrap().len();
+    assert!((1..=2).contains(&requests), "{plan}");
+    assert_eq!(
+        plan["cellCount"].as_u64().unwrap() as usize,
+        sync_changes.len()
+    );
+    let outcome = invoke(
+        &h,
+        "apply_membership_changes",
+        json!({"request": {"changes": sync}, "onProgress": "__CHANNEL__:9"}),
+    )
+    .unwrap();
+    assert_eq!(outcome["requestsSent"].as_u64().unwrap() as usize, requests);
+    let after = invoke(&h, "load_memberships", json!({})).unwrap();
+    let channel = after["streams"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["streamId"].as_i64() == Some(stream))
+        .unwrap();
+    let mut now = user_ids(&after, &indices(&channel["subscribers"]));
+    now.sort_unstable();
+    let mut wanted = members.clone();
+    wanted.sort_unstable();
+    assert_eq!(now, wanted, "the channel's subscribers are the team");
+    let again = invoke(
+        &h,
+        "plan_group_sync",
+        json!({"request": {"streamId": stream, "groupId": team["groupId"],
+                           "keep": {"bots": false, "admins": false, "others": false}}}),
+    )
+    .unwrap();
+    assert_eq!(again, json!([]), "a synced channel needs no change");
+}
+
+#[test]
+fn copy_stages_a_persons_channels_and_refuses_unknown_people() {
+    let h = harness();
+    let grid = invoke(&h, "load_memberships", json!({})).unwrap();
+    let me = grid["viewer"]["userId"].as_i64().unwrap();
+    let other = grid["people"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["isActive"] == true && p["userId"].as_i64() != Some(me))
+        .unwrap()["userId"]
+        .as_i64()
+        .unwrap();
+    let changes = invoke(
+        &h,
+        "copy_memberships",
+        json!({"request": {"from": me, "to": [other]}}),
+    )
+    .unwrap();
+    assert!(
+        changes
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|c| c["userId"].as_i64() == Some(other) && c["subscribe"] == true)
+    );
+    let error = invoke(
+        &h,
+        "copy_memberships",
+        json!({"request": {"from": me, "to": [999_999]}}),
+    )
+    .unwrap_err();
+    assert_eq!(error["code"], "invalid_input", "{error}");
+}
