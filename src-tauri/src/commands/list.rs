@@ -53,6 +53,9 @@ macro_rules! weir_commands {
             memberships::import_memberships_csv,
             memberships::plan_group_sync,
             memberships::copy_memberships,
+            memberships::plan_group_member_changes,
+            memberships::apply_group_member_changes,
+            memberships::create_user_group,
         }
     };
 }

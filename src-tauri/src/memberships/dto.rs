@@ -37,6 +37,70 @@ pub struct GridGroup {
     pub direct_subgroup_ids: Vec<i64>,
     /// Direct members and every subgroup's, recursively (what a group row stands for).
     pub members: Vec<u32>,
+    /// Why the account may not add an active person to the group; `null`: it may.
+    pub add_denied: Option<String>,
+    /// Why the account may not remove an active person from the group; `null`: it may.
+    pub remove_denied: Option<String>,
+}
+
+/// Staged groups-page cells.
+#[derive(Debug, Clone, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct GroupChangesRequest {
+    pub changes: Vec<core::GroupMemberChange>,
+}
+
+/// The calls an apply of groups-page changes would make: one per group.
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct GroupPlanPreview {
+    pub requests: Vec<core::GroupRequest>,
+    /// The cells the requests change.
+    pub cell_count: usize,
+    /// Changes left out: already so (`reason` null), or not allowed.
+    pub skipped: Vec<SkippedGroupChange>,
+}
+
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SkippedGroupChange {
+    pub change: core::GroupMemberChange,
+    pub reason: Option<String>,
+}
+
+impl From<&core::GroupPlan> for GroupPlanPreview {
+    fn from(plan: &core::GroupPlan) -> Self {
+        Self {
+            cell_count: plan
+                .requests
+                .iter()
+                .map(|r| r.add.len() + r.delete.len())
+                .sum(),
+            requests: plan.requests.clone(),
+            skipped: plan
+                .skipped
+                .iter()
+                .map(|(change, denied)| SkippedGroupChange {
+                    change: *change,
+                    reason: denied.map(|d| d.to_string()),
+                })
+                .collect(),
+        }
+    }
+}
+
+/// The longest group name and description the app sends (Zulip's limits: 100 and 1,024).
+pub const MAX_GROUP_NAME: usize = 100;
+pub const MAX_GROUP_DESCRIPTION: usize = 1_024;
+
+/// A new group with its first members (`POST /user_groups/create`).
+#[derive(Debug, Clone, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct CreateGroupRequest {
+    pub name: String,
+    pub description: String,
+    #[ts(type = "number[]")]
+    pub members: Vec<i64>,
 }
 
 /// Which group a channel is synced with, and who stays although not in it.
@@ -441,6 +505,14 @@ pub fn grid(matrix: &Matrix) -> MembershipGrid {
                 direct_members: group.direct_members.clone(),
                 direct_subgroup_ids: group.direct_subgroup_ids.clone(),
                 members: group.members.clone(),
+                add_denied: matrix
+                    .group_rule(group.group_id, true)
+                    .err()
+                    .map(|d| d.to_string()),
+                remove_denied: matrix
+                    .group_rule(group.group_id, false)
+                    .err()
+                    .map(|d| d.to_string()),
             })
             .collect(),
     }

@@ -173,3 +173,128 @@ fn copy_stages_a_persons_channels_and_refuses_unknown_people() {
     .unwrap_err();
     assert_eq!(error["code"], "invalid_input", "{error}");
 }
+
+#[test]
+fn the_groups_page_plans_one_request_per_group_applies_and_undoes() {
+    let h = harness();
+    let grid = invoke(&h, "load_memberships", json!({})).unwrap();
+    let backend = group(&grid, "backend");
+    let designers = group(&grid, "designers");
+    assert_eq!(
+        backend["addDenied"],
+        Value::Null,
+        "the owner may edit {backend}"
+    );
+    let system = grid["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["isSystemGroup"] == true)
+        .unwrap();
+    assert!(
+        system["addDenied"]
+            .as_str()
+            .unwrap()
+            .contains("System groups")
+    );
+    let in_backend = user_ids(&grid, &indices(&backend["directMembers"]));
+    let in_designers = user_ids(&grid, &indices(&designers["directMembers"]));
+    let newcomer = grid["people"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["isActive"] == true && p["isBot"] == false)
+        .map(|p| p["userId"].as_i64().unwrap())
+        .find(|id| !in_backend.contains(id) && !in_designers.contains(id))
+        .unwrap();
+    let (b, d) = (backend["groupId"].clone(), designers["groupId"].clone());
+    let changes = json!([
+        {"userId": newcomer, "groupId": b, "member": true},
+        {"userId": in_backend[0], "groupId": b, "member": false},
+        {"userId": newcomer, "groupId": d, "member": true},
+        {"userId": in_designers[0], "groupId": d, "member": true},
+    ]);
+    let plan = invoke(
+        &h,
+        "plan_group_member_changes",
+        json!({"request": {"changes": changes}}),
+    )
+    .unwrap();
+    assert_eq!(plan["requests"].as_array().unwrap().len(), 2, "{plan}");
+    assert_eq!(plan["cellCount"], 3);
+    assert_eq!(plan["skipped"].as_array().unwrap().len(), 1);
+    let report = invoke(
+        &h,
+        "apply_group_member_changes",
+        json!({"request": {"changes": changes}, "onProgress": "__CHANNEL__:11"}),
+    )
+    .unwrap();
+    assert_eq!(report["requestsSent"], 2, "{report}");
+    assert!(
+        report["cells"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|c| c["error"].is_null()),
+        "{report}"
+    );
+    let after = invoke(&h, "load_memberships", json!({})).unwrap();
+    let now = user_ids(&after, &indices(&group(&after, "backend")["directMembers"]));
+    assert!(now.contains(&newcomer) && !now.contains(&in_backend[0]));
+
+    // Undo: the reverse of what was applied restores both groups exactly.
+    let reverse: Vec<Value> = report["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            let change = &c["change"];
+            json!({"userId": change["userId"], "groupId": change["groupId"],
+                   "member": change["member"] == false})
+        })
+        .collect();
+    invoke(
+        &h,
+        "apply_group_member_changes",
+        json!({"request": {"changes": reverse}, "onProgress": "__CHANNEL__:12"}),
+    )
+    .unwrap();
+    let restored = invoke(&h, "load_memberships", json!({})).unwrap();
+    for (name, before) in [("backend", &in_backend), ("designers", &in_designers)] {
+        let mut now = user_ids(
+            &restored,
+            &indices(&group(&restored, name)["directMembers"]),
+        );
+        let mut before = before.clone();
+        now.sort_unstable();
+        before.sort_unstable();
+        assert_eq!(now, before, "{name} restored");
+    }
+}
+
+#[test]
+fn a_group_is_created_from_selected_people_and_bad_names_are_refused() {
+    let h = harness();
+    let grid = invoke(&h, "load_memberships", json!({})).unwrap();
+    let me = grid["viewer"]["userId"].as_i64().unwrap();
+    invoke(
+        &h,
+        "create_user_group",
+        json!({"request": {"name": "new-hires", "description": "This month", "members": [me]}}),
+    )
+    .unwrap();
+    let after = invoke(&h, "load_memberships", json!({})).unwrap();
+    let created = group(&after, "new-hires");
+    assert_eq!(created["description"], "This month");
+    assert_eq!(
+        user_ids(&after, &indices(&created["directMembers"])),
+        vec![me]
+    );
+    let error = invoke(
+        &h,
+        "create_user_group",
+        json!({"request": {"name": "  ", "description": "", "members": []}}),
+    )
+    .unwrap_err();
+    assert_eq!(error["code"], "invalid_input", "{error}");
+}

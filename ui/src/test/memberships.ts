@@ -105,6 +105,8 @@ export function grid(viewerRole: 'owner' | 'member' = 'owner'): MembershipGrid {
         directMembers: [1, 3],
         directSubgroupIds: [31],
         members: [1, 2, 3],
+        addDenied: null,
+        removeDenied: null,
       },
       {
         groupId: 31,
@@ -114,6 +116,8 @@ export function grid(viewerRole: 'owner' | 'member' = 'owner'): MembershipGrid {
         directMembers: [2],
         directSubgroupIds: [],
         members: [2],
+        addDenied: null,
+        removeDenied: null,
       },
     ],
   };

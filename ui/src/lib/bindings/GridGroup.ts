@@ -11,4 +11,12 @@ directMembers: Array<number>, directSubgroupIds: number[],
 /**
  * Direct members and every subgroup's, recursively (what a group row stands for).
  */
-members: Array<number>, };
+members: Array<number>, 
+/**
+ * Why the account may not add an active person to the group; `null`: it may.
+ */
+addDenied: string | null, 
+/**
+ * Why the account may not remove an active person from the group; `null`: it may.
+ */
+removeDenied: string | null, };
