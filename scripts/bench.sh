@@ -13,7 +13,7 @@
 #   app          Weir's cold start to a usable window and its memory with the demo
 #                loaded (PSS, app + WebKit processes) next to a minimal Tauri app; runs on
 #                a virtual display (xvfb-run) with a private D-Bus session bus
-#   grid         the memberships grid: a generated 10,000 x 1,000 organization on a
+#   grid         the memberships grid: a generated 10,000 x 1,000 organization (300 groups) on a
 #                weir-server with --rate-limit 200; the data path (grid load time, the
 #                requests, time and failures of applying 10,000 cell changes), then the
 #                release app in its WebKit window through tauri-driver (time to a usable

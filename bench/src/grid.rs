@@ -22,7 +22,8 @@ use std::time::{Duration, Instant};
 use clap::Parser;
 use serde_json::{Value, json};
 use weir_core::memberships::{
-    ApplyOptions, Cancel, Change, Limits, Matrix, Progress, apply, load_matrix, plan,
+    ApplyOptions, Cancel, Change, Limits, Matrix, Progress, SyncKeep, TriState, apply, load_matrix,
+    plan,
 };
 use weir_core::{ClientConfig, Credentials, TlsOptions, ZulipClient};
 
@@ -46,6 +47,9 @@ pub struct Args {
     /// Streams per person (on average).
     #[arg(long, default_value_t = 50)]
     per_person: u32,
+    /// User groups (random teams of 5 to 100 people; every tenth has a subgroup).
+    #[arg(long, default_value_t = 300)]
+    groups: u32,
     /// The server's rate limit (requests per 60 s per user).
     #[arg(long, default_value_t = 200)]
     rate_limit: u32,
@@ -82,6 +86,10 @@ impl Rng {
 fn seed(args: &Args) -> Value {
     let mut rng = Rng(0x5eed_cafe_f00d_beef);
     let mut subscribers: Vec<Vec<u32>> = vec![Vec::new(); args.streams as usize];
+    // Stream 1 is the big channel a sync is measured on: half of everyone.
+    if let Some(big) = subscribers.first_mut() {
+        big.extend((1..=args.people).filter(|id| id % 2 == 0));
+    }
     for person in 1..=args.people {
         for _ in 0..args.per_person {
             let stream = rng.below(args.streams) as usize;
@@ -112,8 +120,28 @@ fn seed(args: &Args) -> Value {
                    "invite_only": i % 20 == 0, "subscribers": list})
         })
         .collect();
+    // Group 1 is the team the big channel is synced with: every third person.
+    let groups: Vec<Value> = (1..=args.groups)
+        .map(|g| {
+            let members: Vec<u32> = if g == 1 {
+                (1..=args.people).filter(|id| id % 3 == 0).collect()
+            } else {
+                let size = 5 + rng.below(96);
+                let mut members: Vec<u32> = (0..size).map(|_| 1 + rng.below(args.people)).collect();
+                members.sort_unstable();
+                members.dedup();
+                members
+            };
+            let subgroups: Vec<String> = if g % 10 == 0 && g > 1 {
+                vec![format!("team-{:03}", g - 1)]
+            } else {
+                Vec::new()
+            };
+            json!({"name": format!("team-{g:03}"), "members": members, "subgroups": subgroups})
+        })
+        .collect();
     json!({"realm": {"name": "Grid bench", "url": "http://grid.localhost"},
-           "users": users, "streams": streams})
+           "users": users, "streams": streams, "groups": groups})
 }
 
 fn person_key(id: u32) -> String {
@@ -191,11 +219,14 @@ async fn measure(args: &Args, site: &str) -> Result<ExitCode> {
     loads.sort();
     let matrix = matrix.ok_or("no grid loaded")?;
     println!(
-        "load grid (register + users/me + matrix, {} subscriptions): median {:.0} ms over {} rounds",
+        "load grid (register + users/me + user_groups + matrix, {} subscriptions, {} groups): \
+         median {:.0} ms over {} rounds",
         matrix.subscription_count(),
+        matrix.groups().list().len(),
         millis(loads[loads.len() / 2]),
         loads.len()
     );
+    groups(&matrix, loads[loads.len() / 2]);
 
     // The block: first make the 100 × 100 people all subscribed (preparation), then
     // remove them all: streams sharing the same people, so one request.
@@ -242,6 +273,54 @@ async fn measure(args: &Args, site: &str) -> Result<ExitCode> {
     } else {
         ExitCode::FAILURE
     })
+}
+
+/// Grid by group (every group's tri-state on every channel, on top of the load) and the
+/// sync plan of the big channel (stream 1) with team-001. Pure computation: no request.
+fn groups(matrix: &Matrix, load: Duration) {
+    let started = Instant::now();
+    let mut mixed = 0usize;
+    for group in matrix.groups().list() {
+        for channel in matrix.channels() {
+            if matrix.group_state(group.group_id, channel.stream_id) == Ok(TriState::Some) {
+                mixed += 1;
+            }
+        }
+    }
+    let states = started.elapsed();
+    println!(
+        "grid by group: {} groups × {} channels of tri-states in {:.0} ms ({} mixed); \
+         with the load {:.0} ms (goal < 2000 ms)",
+        matrix.groups().list().len(),
+        matrix.channels().len(),
+        millis(states),
+        mixed,
+        millis(load + states)
+    );
+    let Some(team) = matrix.groups().list().iter().find(|g| g.name == "team-001") else {
+        println!("sync plan: no team-001 in the grid");
+        return;
+    };
+    let Some((_, big)) = matrix.channel(1) else {
+        println!("sync plan: no stream 1 in the grid");
+        return;
+    };
+    let started = Instant::now();
+    let changes = matrix
+        .sync_changes(big.stream_id, team.group_id, SyncKeep::default())
+        .unwrap_or_default();
+    let planned = plan(matrix, &changes, &Limits::default());
+    println!(
+        "sync plan: #{} ({} subscribers) with {} ({} members): {} changes in {} requests, \
+         planned in {:.1} ms (goal < 100 ms)",
+        big.name,
+        big.subscribers.len(),
+        team.name,
+        team.members.len(),
+        changes.len(),
+        planned.requests.len(),
+        millis(started.elapsed())
+    );
 }
 
 /// Plans and applies `changes`, prints the figures; returns the failed cells.

@@ -51,6 +51,11 @@ macro_rules! weir_commands {
             memberships::undo_membership_apply,
             memberships::export_memberships_csv,
             memberships::import_memberships_csv,
+            memberships::plan_group_sync,
+            memberships::copy_memberships,
+            memberships::plan_group_member_changes,
+            memberships::apply_group_member_changes,
+            memberships::create_user_group,
         }
     };
 }

@@ -17,8 +17,10 @@ use crate::error::{AppError, AppResult};
 use crate::local_server::LocalServer;
 use crate::memberships::MembershipsState;
 use crate::memberships::dto::{
-    self, ApplyOutcome, ApplyProgress, ApplySummary, ChangesRequest, CsvExportRequest,
-    CsvImportResult, MAX_CHANGES, MembershipGrid, PlanPreview, UndoRequest,
+    self, ApplyOutcome, ApplyProgress, ApplySummary, ChangesRequest, CopyRequest,
+    CreateGroupRequest, CsvExportRequest, CsvImportResult, GroupChangesRequest, GroupPlanPreview,
+    GroupSyncRequest, MAX_CHANGES, MAX_COPY_TARGETS, MAX_GROUP_DESCRIPTION, MAX_GROUP_NAME,
+    MembershipGrid, PlanPreview, UndoRequest,
 };
 use crate::state::{active_account, active_client};
 
@@ -193,4 +195,130 @@ pub async fn import_memberships_csv(
         Ok(import.into())
     })
     .await?
+}
+
+/// The changes that make a channel's subscribers a group's members, for the UI to stage
+/// (nothing is applied).
+#[command]
+pub async fn plan_group_sync(
+    accounts: State<'_, Accounts>,
+    local: State<'_, LocalServer>,
+    memberships: State<'_, MembershipsState>,
+    request: GroupSyncRequest,
+) -> AppResult<Vec<Change>> {
+    let matrix = memberships.matrix(&accounts, &local).await?;
+    blocking(move || {
+        matrix
+            .sync_changes(request.stream_id, request.group_id, request.keep)
+            .map_err(|error| AppError::from(weir_core::CoreError::from(error)))
+    })
+    .await?
+}
+
+/// The changes that copy someone's channels (or every public channel) onto other
+/// people, for the UI to stage.
+#[command]
+pub async fn copy_memberships(
+    accounts: State<'_, Accounts>,
+    local: State<'_, LocalServer>,
+    memberships: State<'_, MembershipsState>,
+    request: CopyRequest,
+) -> AppResult<Vec<Change>> {
+    if request.to.len() > MAX_COPY_TARGETS {
+        return Err(AppError::InvalidInput(format!(
+            "too many people at once ({}; at most {MAX_COPY_TARGETS})",
+            request.to.len()
+        )));
+    }
+    let matrix = memberships.matrix(&accounts, &local).await?;
+    blocking(move || {
+        match request.from {
+            Some(from) => matrix.copy_changes(from, &request.to),
+            None => matrix.public_channels_changes(&request.to),
+        }
+        .map_err(|error| AppError::from(weir_core::CoreError::from(error)))
+    })
+    .await?
+}
+
+fn group_changes(request: GroupChangesRequest) -> AppResult<Vec<core::GroupMemberChange>> {
+    if request.changes.len() > MAX_CHANGES {
+        return Err(AppError::InvalidInput(format!(
+            "too many changes at once ({}; at most {MAX_CHANGES})",
+            request.changes.len()
+        )));
+    }
+    Ok(request.changes)
+}
+
+/// The calls an apply of these groups-page changes would make (one per group).
+#[command]
+pub async fn plan_group_member_changes(
+    accounts: State<'_, Accounts>,
+    local: State<'_, LocalServer>,
+    memberships: State<'_, MembershipsState>,
+    request: GroupChangesRequest,
+) -> AppResult<GroupPlanPreview> {
+    let changes = group_changes(request)?;
+    let matrix = memberships.matrix(&accounts, &local).await?;
+    blocking(move || GroupPlanPreview::from(&core::plan_group_members(&matrix, &changes))).await
+}
+
+/// Applies groups-page changes, one `POST /user_groups/{id}/members` per group, with
+/// progress; the answer's reverse is what undo stages.
+#[command]
+pub async fn apply_group_member_changes(
+    accounts: State<'_, Accounts>,
+    local: State<'_, LocalServer>,
+    memberships: State<'_, MembershipsState>,
+    request: GroupChangesRequest,
+    on_progress: Channel<ApplyProgress>,
+) -> AppResult<core::GroupApplyReport> {
+    let changes = group_changes(request)?;
+    let client = active_client(&accounts, &local).await?;
+    let matrix = memberships.matrix(&accounts, &local).await?;
+    let planned = blocking(move || core::plan_group_members(&matrix, &changes)).await?;
+    let running = memberships.begin_apply()?;
+    let report = core::apply_group_members(&client, &planned, |done, total| {
+        // A closed channel (the page went away) must not stop the apply.
+        let _ = on_progress.send(ApplyProgress {
+            done,
+            total,
+            waiting_seconds: None,
+        });
+    })
+    .await;
+    drop(running);
+    memberships.forget();
+    Ok(report)
+}
+
+/// Creates a user group with its first members; the new id when the server says it.
+#[command]
+pub async fn create_user_group(
+    accounts: State<'_, Accounts>,
+    local: State<'_, LocalServer>,
+    memberships: State<'_, MembershipsState>,
+    request: CreateGroupRequest,
+) -> AppResult<Option<i64>> {
+    let name = request.name.trim();
+    if name.is_empty() || name.chars().count() > MAX_GROUP_NAME {
+        return Err(AppError::InvalidInput(format!(
+            "a group name has 1 to {MAX_GROUP_NAME} characters"
+        )));
+    }
+    if request.description.chars().count() > MAX_GROUP_DESCRIPTION
+        || request.members.len() > MAX_COPY_TARGETS
+    {
+        return Err(AppError::InvalidInput(
+            "the description or the member list is too long".into(),
+        ));
+    }
+    let client = active_client(&accounts, &local).await?;
+    let id = client
+        .create_user_group(name, &request.description, &request.members)
+        .await
+        .map_err(weir_core::CoreError::from)?;
+    memberships.forget();
+    Ok(id)
 }

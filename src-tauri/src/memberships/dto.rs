@@ -18,6 +18,113 @@ pub struct MembershipGrid {
     pub people: Vec<GridPerson>,
     pub streams: Vec<GridStream>,
     pub permissions: PermissionTable,
+    /// The organization's user groups (none when the account may not list them).
+    pub groups: Vec<GridGroup>,
+}
+
+/// A user group; member lists are indices into `people`, sorted.
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct GridGroup {
+    #[ts(type = "number")]
+    pub group_id: i64,
+    pub name: String,
+    pub description: String,
+    pub is_system_group: bool,
+    /// The group's own members (what the groups page edits).
+    pub direct_members: Vec<u32>,
+    #[ts(type = "number[]")]
+    pub direct_subgroup_ids: Vec<i64>,
+    /// Direct members and every subgroup's, recursively (what a group row stands for).
+    pub members: Vec<u32>,
+    /// Why the account may not add an active person to the group; `null`: it may.
+    pub add_denied: Option<String>,
+    /// Why the account may not remove an active person from the group; `null`: it may.
+    pub remove_denied: Option<String>,
+}
+
+/// Staged groups-page cells.
+#[derive(Debug, Clone, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct GroupChangesRequest {
+    pub changes: Vec<core::GroupMemberChange>,
+}
+
+/// The calls an apply of groups-page changes would make: one per group.
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct GroupPlanPreview {
+    pub requests: Vec<core::GroupRequest>,
+    /// The cells the requests change.
+    pub cell_count: usize,
+    /// Changes left out: already so (`reason` null), or not allowed.
+    pub skipped: Vec<SkippedGroupChange>,
+}
+
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SkippedGroupChange {
+    pub change: core::GroupMemberChange,
+    pub reason: Option<String>,
+}
+
+impl From<&core::GroupPlan> for GroupPlanPreview {
+    fn from(plan: &core::GroupPlan) -> Self {
+        Self {
+            cell_count: plan
+                .requests
+                .iter()
+                .map(|r| r.add.len() + r.delete.len())
+                .sum(),
+            requests: plan.requests.clone(),
+            skipped: plan
+                .skipped
+                .iter()
+                .map(|(change, denied)| SkippedGroupChange {
+                    change: *change,
+                    reason: denied.map(|d| d.to_string()),
+                })
+                .collect(),
+        }
+    }
+}
+
+/// The longest group name and description the app sends (Zulip's limits: 100 and 1,024).
+pub const MAX_GROUP_NAME: usize = 100;
+pub const MAX_GROUP_DESCRIPTION: usize = 1_024;
+
+/// A new group with its first members (`POST /user_groups/create`).
+#[derive(Debug, Clone, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct CreateGroupRequest {
+    pub name: String,
+    pub description: String,
+    #[ts(type = "number[]")]
+    pub members: Vec<i64>,
+}
+
+/// Which group a channel is synced with, and who stays although not in it.
+#[derive(Debug, Clone, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct GroupSyncRequest {
+    #[ts(type = "number")]
+    pub stream_id: i64,
+    #[ts(type = "number")]
+    pub group_id: i64,
+    pub keep: core::SyncKeep,
+}
+
+/// The most people one copy names (far above any organization's size in the grid).
+pub const MAX_COPY_TARGETS: usize = 100_000;
+
+/// Copy `from`'s channels (or, with `from` null, every public channel) onto `to`.
+#[derive(Debug, Clone, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct CopyRequest {
+    #[ts(type = "number | null")]
+    pub from: Option<i64>,
+    #[ts(type = "number[]")]
+    pub to: Vec<i64>,
 }
 
 #[derive(Debug, Clone, Serialize, TS)]
@@ -386,5 +493,27 @@ pub fn grid(matrix: &Matrix) -> MembershipGrid {
             })
             .collect(),
         permissions: PermissionTable::new(viewer),
+        groups: matrix
+            .groups()
+            .list()
+            .iter()
+            .map(|group| GridGroup {
+                group_id: group.group_id,
+                name: group.name.clone(),
+                description: group.description.clone(),
+                is_system_group: group.is_system_group,
+                direct_members: group.direct_members.clone(),
+                direct_subgroup_ids: group.direct_subgroup_ids.clone(),
+                members: group.members.clone(),
+                add_denied: matrix
+                    .group_rule(group.group_id, true)
+                    .err()
+                    .map(|d| d.to_string()),
+                remove_denied: matrix
+                    .group_rule(group.group_id, false)
+                    .err()
+                    .map(|d| d.to_string()),
+            })
+            .collect(),
     }
 }

@@ -5,6 +5,7 @@ mod bindings;
 mod bots;
 mod commands;
 mod csp;
+mod groups;
 mod local_server;
 mod memberships;
 mod support;

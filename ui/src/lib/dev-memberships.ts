@@ -106,6 +106,7 @@ export function devMemberships(
         other: everywhere(allowed),
         deactivated: everywhere(denied),
       },
+      groups: [],
     };
   }
 

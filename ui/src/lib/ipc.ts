@@ -140,6 +140,21 @@ export const ipc = {
     call('export_memberships_csv', { request }),
   importMembershipsCsv: (request: RequestOf<'import_memberships_csv'>) =>
     call('import_memberships_csv', { request }),
+  planGroupSync: (request: RequestOf<'plan_group_sync'>) => call('plan_group_sync', { request }),
+  copyMemberships: (request: RequestOf<'copy_memberships'>) =>
+    call('copy_memberships', { request }),
+  planGroupMemberChanges: (changes: RequestOf<'plan_group_member_changes'>['changes']) =>
+    call('plan_group_member_changes', { request: { changes } }),
+  applyGroupMemberChanges: (
+    changes: RequestOf<'apply_group_member_changes'>['changes'],
+    onProgress: ProgressChannel<ApplyProgress>['onmessage'],
+  ) =>
+    call('apply_group_member_changes', {
+      request: { changes },
+      onProgress: backend.channel?.(onProgress) ?? { onmessage: onProgress },
+    }),
+  createUserGroup: (request: RequestOf<'create_user_group'>) =>
+    call('create_user_group', { request }),
 } satisfies Partial<Wrappers>;
 
 /** Handlers of a fake backend: any subset of the commands, sync or async. */

@@ -48,7 +48,8 @@ function rules(
 /**
  * Lumen Labs as the grid sees it. People (indices): 0 Ada (owner, the viewer), 1 Alan, 2
  * Claude, 3 Tim (deactivated), 4 Deploy notices (Ada's bot). Streams: general (public,
- * everyone active), leadership (private, Ada and Alan), random (public, nobody).
+ * everyone active), leadership (private, Ada and Alan), random (public, nobody). Groups:
+ * 30 research (Alan, Tim, and subgroup 31), 31 theory (Claude).
  */
 export function grid(viewerRole: 'owner' | 'member' = 'owner'): MembershipGrid {
   const member = viewerRole === 'member';
@@ -95,6 +96,30 @@ export function grid(viewerRole: 'owner' | 'member' = 'owner'): MembershipGrid {
         private_other: { subscribe: DEACTIVATED, unsubscribe: DEACTIVATED },
       },
     },
+    groups: [
+      {
+        groupId: 30,
+        name: 'research',
+        description: 'The research team',
+        isSystemGroup: false,
+        directMembers: [1, 3],
+        directSubgroupIds: [31],
+        members: [1, 2, 3],
+        addDenied: null,
+        removeDenied: null,
+      },
+      {
+        groupId: 31,
+        name: 'theory',
+        description: '',
+        isSystemGroup: false,
+        directMembers: [2],
+        directSubgroupIds: [],
+        members: [2],
+        addDenied: null,
+        removeDenied: null,
+      },
+    ],
   };
 }
 

@@ -6,6 +6,7 @@
 
 mod api;
 mod error;
+mod groups;
 mod transport;
 mod webhook;
 
@@ -20,6 +21,7 @@ pub use api::{
     Anchor, BotInfo, CreatedBot, MessagesQuery, NarrowTerm, NewBot, NewSubscription, Principals,
 };
 pub use error::ClientError;
+pub use groups::UserGroup;
 pub use webhook::{MAX_RESPONSE_BYTES, WebhookResponse};
 
 use crate::secret::Secret;

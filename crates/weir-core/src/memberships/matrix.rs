@@ -7,7 +7,9 @@ use std::collections::HashMap;
 use serde::Serialize;
 use zulip_api::{RegisterResponse, Role, User};
 
+use super::groups::Groups;
 use super::permissions::{Action, ChannelClass, Denied, PersonClass, Viewer, rule};
+use crate::client::UserGroup;
 
 /// The most people and streams a matrix accepts (far above any real organization; a
 /// bound so that a hostile answer cannot make the app allocate without limit).
@@ -102,6 +104,7 @@ pub struct Matrix {
     channels: Vec<Channel>,
     person_index: HashMap<i64, u32>,
     channel_index: HashMap<i64, u32>,
+    groups: Groups,
 }
 
 impl Matrix {
@@ -183,7 +186,19 @@ impl Matrix {
             channels,
             person_index,
             channel_index,
+            groups: Groups::default(),
         })
+    }
+
+    /// The organization's user groups (`GET /user_groups`), members expanded.
+    pub fn with_groups(mut self, groups: Vec<UserGroup>) -> Self {
+        let index = &self.person_index;
+        self.groups = Groups::build(groups, |user_id| index.get(&user_id).copied());
+        self
+    }
+
+    pub fn groups(&self) -> &Groups {
+        &self.groups
     }
 
     pub fn viewer(&self) -> &Viewer {

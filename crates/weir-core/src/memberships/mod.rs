@@ -9,6 +9,8 @@
 //! - [`export_csv`] / [`import_csv`]: the grid as a spreadsheet.
 
 mod apply;
+mod group_members;
+mod groups;
 mod journal;
 mod matrix;
 pub mod permissions;
@@ -22,6 +24,11 @@ pub use apply::{
     ApplyOptions, ApplyReport, Cancel, CellResult, CellStatus, Progress, SubscriptionApi, apply,
     reverse_of,
 };
+pub use group_members::{
+    GroupApplyReport, GroupCellResult, GroupDenied, GroupMemberChange, GroupMembersApi, GroupPlan,
+    GroupRequest, apply_group_members, plan_group_members,
+};
+pub use groups::{Group, GroupError, GroupSetting, Groups, MAX_GROUPS, SyncKeep, TriState};
 pub use journal::{Journal, JournalAccount, JournalEntry, JournalSummary};
 pub use matrix::{Channel, Matrix, MatrixError, Person, Snapshot, SnapshotStream};
 pub use permissions::{Action, ChannelClass, Denied, PersonClass, Viewer};
@@ -30,18 +37,41 @@ pub use plan::{
 };
 pub use table::{CsvError, CsvImport, ExportScope, MAX_CSV_BYTES, export_csv, import_csv};
 
-use crate::client::{ClientError, ZulipClient};
+use crate::client::{ClientError, UserGroup, ZulipClient};
 use crate::error::CoreError;
 
-/// Loads the grid in two concurrent requests (`register` and `users/me`) and builds it
-/// off the async workers.
+/// Loads the grid in three concurrent requests (`register`, `users/me` and
+/// `user_groups`) and builds it off the async workers.
 pub async fn load_matrix(client: &ZulipClient) -> Result<Matrix, CoreError> {
-    let (register, me) = tokio::join!(client.register_snapshot(), client.get_own_user());
+    let (register, me, groups) = tokio::join!(
+        client.register_snapshot(),
+        client.get_own_user(),
+        client.get_user_groups()
+    );
     let snapshot = Snapshot::from_register(register?, me?.user_id);
-    tokio::task::spawn_blocking(move || Matrix::build(snapshot))
+    let groups = groups_or_none(groups)?;
+    tokio::task::spawn_blocking(move || Matrix::build(snapshot).map(|m| m.with_groups(groups)))
         .await
         .map_err(|error| CoreError::Internal(format!("building the grid: {error}")))?
         .map_err(CoreError::from)
+}
+
+/// Guests and bots may not list groups, and old servers have no such endpoint: a Zulip
+/// error answer means the grid has no groups; failing to reach the server still fails.
+fn groups_or_none(
+    groups: Result<Vec<UserGroup>, ClientError>,
+) -> Result<Vec<UserGroup>, ClientError> {
+    match groups {
+        Ok(groups) => Ok(groups),
+        Err(ClientError::Zulip { .. } | ClientError::Http { .. }) => Ok(Vec::new()),
+        Err(error) => Err(error),
+    }
+}
+
+impl From<GroupError> for CoreError {
+    fn from(error: GroupError) -> Self {
+        Self::InvalidInput(error.to_string())
+    }
 }
 
 impl From<MatrixError> for CoreError {

@@ -5,13 +5,13 @@
 //! wins. Every request is an exact cross product `streams × people`, so it changes
 //! nothing that was not staged. Groups larger than the server's limits are split.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use super::matrix::Matrix;
-use super::permissions::{Action, Denied};
+use super::permissions::{Action, Denied, rule};
 use crate::client::FEATURE_LEVEL_INTEGER_PRINCIPALS;
 
 /// One staged cell: make `user_id` subscribed (`subscribe`) or not to `stream_id`.
@@ -88,11 +88,16 @@ pub struct PlannedRequest {
     pub people: Vec<PersonRef>,
     /// The server is below feature level 9: principals go as e-mail addresses.
     pub principals_as_emails: bool,
+    /// Cells in the cross product that were not staged: already subscribed, sent along
+    /// so that one request covers them all (Zulip answers `already_subscribed`).
+    #[serde(default)]
+    pub padding: usize,
 }
 
 impl PlannedRequest {
+    /// The staged cells this request changes (its cross product less the padding).
     pub fn cell_count(&self) -> usize {
-        self.streams.len() * self.people.len()
+        (self.streams.len() * self.people.len()).saturating_sub(self.padding)
     }
 
     /// The cells this request changes.
@@ -172,7 +177,15 @@ pub fn plan(matrix: &Matrix, changes: &[Change], limits: &Limits) -> Plan {
             .filter(|change| change.action() == action)
             .map(|change| (change.stream_id, change.user_id))
             .collect();
-        for (streams, people) in group(&pairs, limits) {
+        let mut groups = group(&pairs, limits);
+        let mut padding = 0;
+        if action == Action::Subscribe
+            && let Some((union, padded)) = padded_union(matrix, &pairs, &groups, limits)
+        {
+            groups = vec![union];
+            padding = padded;
+        }
+        for (streams, people) in groups {
             requests.push(PlannedRequest {
                 action,
                 streams: streams
@@ -192,10 +205,65 @@ pub fn plan(matrix: &Matrix, changes: &[Change], limits: &Limits) -> Plan {
                     })
                     .collect(),
                 principals_as_emails: by_email,
+                padding,
             });
         }
     }
     Plan { requests, skipped }
+}
+
+/// `(streams, people)` of one request.
+type CrossProduct = (Vec<i64>, Vec<i64>);
+
+/// Subscriptions that need several requests as exact cross products may fit one when
+/// cells already subscribed are sent along: a group row on three channels where some
+/// members already are in some of them is still one request. Only when the union fits
+/// the limits, every padded cell may be subscribed by the account, and the padding is no
+/// larger than the staged cells. Returns the union and how many cells pad it.
+fn padded_union(
+    matrix: &Matrix,
+    pairs: &[(i64, i64)],
+    groups: &[CrossProduct],
+    limits: &Limits,
+) -> Option<(CrossProduct, usize)> {
+    if groups.len() < 2 {
+        return None;
+    }
+    let streams: BTreeSet<i64> = pairs.iter().map(|(stream, _)| *stream).collect();
+    let people: BTreeSet<i64> = pairs.iter().map(|(_, person)| *person).collect();
+    let product = streams.len().checked_mul(people.len())?;
+    if streams.len() > limits.max_streams_per_request
+        || people.len() > limits.max_principals_per_request
+        || product - pairs.len() > pairs.len()
+    {
+        return None;
+    }
+    let staged: HashSet<(i64, i64)> = pairs.iter().copied().collect();
+    for &stream_id in &streams {
+        for &user_id in &people {
+            if staged.contains(&(stream_id, user_id)) {
+                continue;
+            }
+            let (person_at, person) = matrix.person(user_id)?;
+            let (channel_at, channel) = matrix.channel(stream_id)?;
+            let allowed = matrix.is_subscribed_at(person_at, channel_at)
+                && rule(
+                    matrix.viewer(),
+                    matrix.person_class(person),
+                    matrix.channel_class(channel),
+                    Action::Subscribe,
+                )
+                .is_ok();
+            if !allowed {
+                return None;
+            }
+        }
+    }
+    let padding = product - pairs.len();
+    Some((
+        (streams.into_iter().collect(), people.into_iter().collect()),
+        padding,
+    ))
 }
 
 /// `(stream, person)` pairs → `(streams, people)` cross products, split by the limits.

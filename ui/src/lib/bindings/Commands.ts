@@ -9,10 +9,16 @@ import type { ApplySummary } from "./ApplySummary";
 import type { BotIdRequest } from "./BotIdRequest";
 import type { BotSummary } from "./BotSummary";
 import type { ChangesRequest } from "./ChangesRequest";
+import type { CopyRequest } from "./CopyRequest";
 import type { CreateBotRequest } from "./CreateBotRequest";
+import type { CreateGroupRequest } from "./CreateGroupRequest";
 import type { CsvExportRequest } from "./CsvExportRequest";
 import type { CsvImportResult } from "./CsvImportResult";
 import type { DryRunResult } from "./DryRunResult";
+import type { GroupApplyReport } from "./GroupApplyReport";
+import type { GroupChangesRequest } from "./GroupChangesRequest";
+import type { GroupPlanPreview } from "./GroupPlanPreview";
+import type { GroupSyncRequest } from "./GroupSyncRequest";
 import type { ImportZuliprcRequest } from "./ImportZuliprcRequest";
 import type { ImportZuliprcResponse } from "./ImportZuliprcResponse";
 import type { IntegrationSummary } from "./IntegrationSummary";
@@ -178,6 +184,29 @@ export interface Commands {
    * Reads a CSV and returns what it would change; nothing is applied.
    */
   import_memberships_csv: { args: { request: PathRequest }; result: CsvImportResult };
+  /**
+   * The changes that make a channel's subscribers a group's members, for the UI to stage
+   * (nothing is applied).
+   */
+  plan_group_sync: { args: { request: GroupSyncRequest }; result: Array<MembershipChange> };
+  /**
+   * The changes that copy someone's channels (or every public channel) onto other
+   * people, for the UI to stage.
+   */
+  copy_memberships: { args: { request: CopyRequest }; result: Array<MembershipChange> };
+  /**
+   * The calls an apply of these groups-page changes would make (one per group).
+   */
+  plan_group_member_changes: { args: { request: GroupChangesRequest }; result: GroupPlanPreview };
+  /**
+   * Applies groups-page changes, one `POST /user_groups/{id}/members` per group, with
+   * progress; the answer's reverse is what undo stages.
+   */
+  apply_group_member_changes: { args: { request: GroupChangesRequest; onProgress: Channel<ApplyProgress> }; result: GroupApplyReport };
+  /**
+   * Creates a user group with its first members; the new id when the server says it.
+   */
+  create_user_group: { args: { request: CreateGroupRequest }; result: number | null };
 }
 
 /** Every command's name. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { grid } from '../../test/memberships';
 import { GridIndex, visiblePeople, visibleStreams } from './grid';
 
-const allPeople = { text: '', role: '', botsOnly: false, showDeactivated: false };
+const allPeople = { text: '', role: '', botsOnly: false, showDeactivated: false, group: '' };
 const allStreams = { text: '', access: 'all' as const };
 
 describe('GridIndex', () => {
@@ -50,6 +50,15 @@ describe('filters and sorting', () => {
     expect(visiblePeople(index, { ...allPeople, text: 'CLAUDE@' }, 'name')).toEqual([2]);
     expect(visiblePeople(index, { ...allPeople, role: 'administrator' }, 'name')).toEqual([1]);
     expect(visiblePeople(index, { ...allPeople, botsOnly: true }, 'name')).toEqual([4]);
+  });
+
+  it('filters people by group, subgroups included', () => {
+    expect(visiblePeople(index, { ...allPeople, group: '30' }, 'name')).toEqual([1, 2]);
+    expect(
+      visiblePeople(index, { ...allPeople, group: '30', showDeactivated: true }, 'name'),
+    ).toEqual([1, 2, 3]);
+    expect(visiblePeople(index, { ...allPeople, group: '31' }, 'name')).toEqual([2]);
+    expect(visiblePeople(index, { ...allPeople, group: '99' }, 'name')).toEqual([]);
   });
 
   it('sorts people by role, then name', () => {

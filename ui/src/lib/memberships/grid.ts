@@ -3,6 +3,7 @@
  * streams is 1.25 MB), lookups by id, filters and sorting. Pure functions and classes, no
  * Svelte: the store wraps them.
  */
+import type { GridGroup } from '../bindings/GridGroup';
 import type { GridPerson } from '../bindings/GridPerson';
 import type { GridStream } from '../bindings/GridStream';
 import type { MembershipGrid } from '../bindings/MembershipGrid';
@@ -16,6 +17,9 @@ export class GridIndex {
   readonly grid: MembershipGrid;
   readonly personAt: Map<number, number>;
   readonly streamAt: Map<number, number>;
+  /** Group id → the group (members expanded, as person indices). */
+  readonly groupById: Map<number, GridGroup>;
+  readonly #memberSets = new Map<number, Set<number>>();
   readonly #bits: Uint8Array[];
   readonly #bytesPerStream: number;
 
@@ -23,6 +27,7 @@ export class GridIndex {
     this.grid = grid;
     this.personAt = new Map(grid.people.map((p, i) => [p.userId, i]));
     this.streamAt = new Map(grid.streams.map((s, i) => [s.streamId, i]));
+    this.groupById = new Map(grid.groups.map((g) => [g.groupId, g]));
     this.#bytesPerStream = Math.ceil(grid.people.length / 8);
     this.#bits = grid.streams.map((stream) => {
       const bits = new Uint8Array(this.#bytesPerStream);
@@ -77,6 +82,17 @@ export class GridIndex {
     return badges;
   }
 
+  /** The person indices in a group (subgroups included), or `null` for an unknown group. */
+  groupMembers(groupId: number): Set<number> | null {
+    const cached = this.#memberSets.get(groupId);
+    if (cached) return cached;
+    const group = this.groupById.get(groupId);
+    if (!group) return null;
+    const members = new Set(group.members);
+    this.#memberSets.set(groupId, members);
+    return members;
+  }
+
   /** One number per cell, for maps of staged cells. */
   key(p: number, s: number): number {
     return p * this.streamCount + s;
@@ -92,6 +108,8 @@ export interface PeopleFilter {
   role: string;
   botsOnly: boolean;
   showDeactivated: boolean;
+  /** A group id (as the select's value), or '' for everyone. */
+  group: string;
 }
 
 export interface StreamFilter {
@@ -113,7 +131,10 @@ function matches(text: string, ...fields: string[]): boolean {
 export function visiblePeople(index: GridIndex, filter: PeopleFilter, sort: PeopleSort): number[] {
   const people = index.grid.people;
   const shown: number[] = [];
+  const inGroup =
+    filter.group === '' ? null : (index.groupMembers(Number(filter.group)) ?? new Set());
   people.forEach((person, i) => {
+    if (inGroup && !inGroup.has(i)) return;
     if (!filter.showDeactivated && !person.isActive) return;
     if (filter.botsOnly && !person.isBot) return;
     if (filter.role !== '' && person.role !== filter.role) return;

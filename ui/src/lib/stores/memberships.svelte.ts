@@ -3,6 +3,7 @@ import type { ApplyProgress } from '../bindings/ApplyProgress';
 import type { ApplySummary } from '../bindings/ApplySummary';
 import type { MembershipChange } from '../bindings/MembershipChange';
 import type { PlanPreview } from '../bindings/PlanPreview';
+import type { SyncKeep } from '../bindings/SyncKeep';
 import { Action } from '../action.svelte';
 import { ipc, type IpcError } from '../ipc';
 import {
@@ -76,7 +77,13 @@ class MembershipsState {
   /** Cells whose last apply failed: cell key → the server's message. */
   readonly failed = new CellMap<string>();
 
-  people = $state<PeopleFilter>({ text: '', role: '', botsOnly: false, showDeactivated: false });
+  people = $state<PeopleFilter>({
+    text: '',
+    role: '',
+    botsOnly: false,
+    showDeactivated: false,
+    group: '',
+  });
   streams = $state<StreamFilter>({ text: '', access: 'all' });
   peopleSort = $state<PeopleSort>('name');
   streamSort = $state<StreamSort>('name');
@@ -87,6 +94,9 @@ class MembershipsState {
   visibleStreams: number[] = $derived(
     this.index ? visibleStreams(this.index, this.streams, this.streamSort) : [],
   );
+
+  /** The person whose channels the copy dialog copies (opened from a row menu). */
+  copyFrom = $state<number | null>(null);
 
   /** The staged diff as of the last pause in staging (`scheduleReview`): the pending list. */
   listed = $state.raw<[key: number, subscribe: boolean][]>([]);
@@ -139,10 +149,11 @@ class MembershipsState {
     this.progress = null;
     this.#apply.error = null;
     this.history = [];
-    this.people = { text: '', role: '', botsOnly: false, showDeactivated: false };
+    this.people = { text: '', role: '', botsOnly: false, showDeactivated: false, group: '' };
     this.streams = { text: '', access: 'all' };
     this.peopleSort = 'name';
     this.streamSort = 'name';
+    this.copyFrom = null;
   }
 
   /** The state the cell will have after apply. */
@@ -190,6 +201,61 @@ class MembershipsState {
       }
     }
     this.setMany(rows, columns, anyOff);
+  }
+
+  /**
+   * A group row's cell: whether all, some or none of the group's active members will be
+   * subscribed after apply (`aria-checked` true / mixed / false).
+   */
+  groupState(groupId: number, s: number): 'true' | 'false' | 'mixed' {
+    const index = this.index;
+    const members = index?.groupMembers(groupId);
+    if (!index || !members) return 'false';
+    let active = 0;
+    let on = 0;
+    for (const p of members) {
+      if (!index.person(p)?.isActive) continue;
+      active++;
+      if (this.state(p, s)) on++;
+    }
+    return on === 0 ? 'false' : on === active ? 'true' : 'mixed';
+  }
+
+  /** A group row's cell toggled: all members subscribed, or (when all are) none. Cells
+   *  the account may not change are left as they are. */
+  toggleGroup(groupId: number, s: number): void {
+    const members = this.index?.groupMembers(groupId);
+    if (!members) return;
+    const value = this.groupState(groupId, s) !== 'true';
+    this.setMany([...members], [s], value);
+  }
+
+  /**
+   * Stage the changes that make the channel's subscribers the group's members (planned by
+   * the core against the server's state); what was staged on that channel before is
+   * replaced, so the pending list shows exactly the sync. Returns how many were staged.
+   */
+  async syncChannel(streamId: number, groupId: number, keep: SyncKeep): Promise<number> {
+    const changes = await ipc.planGroupSync({ streamId, groupId, keep });
+    const index = this.index;
+    const s = index?.streamAt.get(streamId);
+    if (!index || s === undefined) return 0;
+    for (let p = 0; p < index.peopleCount; p++) {
+      const key = index.key(p, s);
+      this.staged.delete(key);
+      this.failed.delete(key);
+    }
+    const staged = this.stage(changes);
+    this.relist();
+    return staged;
+  }
+
+  /** Stage `from`'s channels (every public channel when null) for the people `to`. */
+  async copyMemberships(from: number | null, to: number[]): Promise<number> {
+    const changes = await ipc.copyMemberships({ from, to });
+    const staged = this.stage(changes);
+    this.relist();
+    return staged;
   }
 
   /** Unstage one cell; the pending list drops it at once (it is where this is done). */

@@ -1,6 +1,8 @@
 //! Unit tests of the memberships module, on a small organization built in memory.
 
 mod apply;
+mod group_members;
+mod groups;
 mod matrix;
 mod plan;
 mod table;

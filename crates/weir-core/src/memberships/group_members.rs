@@ -1,0 +1,262 @@
+//! The groups page: people × groups. Staged membership changes become one
+//! `POST /user_groups/{id}/members` per group (its `add` and `delete` together), applied
+//! in order with progress; who may change which cell follows the group's settings.
+
+use std::collections::BTreeMap;
+use std::future::Future;
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+use zulip_api::Role;
+
+use super::matrix::Matrix;
+use crate::client::{ClientError, ZulipClient};
+
+/// One staged cell of the groups page: make `user_id` a direct member of `group_id`
+/// (`member`) or not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct GroupMemberChange {
+    #[ts(type = "number")]
+    pub user_id: i64,
+    #[ts(type = "number")]
+    pub group_id: i64,
+    pub member: bool,
+}
+
+/// Why a groups-page cell may not be changed; the text is shown on the disabled cell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
+#[serde(rename_all = "snake_case")]
+pub enum GroupDenied {
+    #[error("System groups follow roles: change the person's role instead.")]
+    SystemGroup,
+    #[error("Deactivated users cannot be added to or removed from groups.")]
+    Deactivated,
+    #[error("Guests cannot change groups.")]
+    Guest,
+    #[error("Only the group's managers and organization administrators can add members.")]
+    CannotAdd,
+    #[error("Only the group's managers and organization administrators can remove members.")]
+    CannotRemove,
+    #[error("This person or group is not in the organization's list.")]
+    Unknown,
+}
+
+/// One call: a group's additions and removals.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct GroupRequest {
+    #[ts(type = "number")]
+    pub group_id: i64,
+    #[ts(type = "number[]")]
+    pub add: Vec<i64>,
+    #[ts(type = "number[]")]
+    pub delete: Vec<i64>,
+}
+
+/// The calls to make, one per group, and the changes left out with the reason (`None`:
+/// the cell already is in that state).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GroupPlan {
+    pub requests: Vec<GroupRequest>,
+    pub skipped: Vec<(GroupMemberChange, Option<GroupDenied>)>,
+}
+
+impl Matrix {
+    /// Whether the user is a direct member of the group; `None` when either is unknown.
+    pub fn is_direct_member(&self, user_id: i64, group_id: i64) -> Option<bool> {
+        let (person, _) = self.person(user_id)?;
+        let group = self.groups().get(group_id)?;
+        Some(group.direct_members.binary_search(&person).is_ok())
+    }
+
+    /// Whether the account may make `user_id` a member of `group_id` (`member`) or not,
+    /// at Zulip 10's rules: system groups follow roles; administrators may change any
+    /// other group; others need the group's `can_manage_group` or the add/remove setting
+    /// (servers before those settings let members edit groups).
+    pub fn may_change_member(
+        &self,
+        user_id: i64,
+        group_id: i64,
+        member: bool,
+    ) -> Result<(), GroupDenied> {
+        let (_, person) = self.person(user_id).ok_or(GroupDenied::Unknown)?;
+        let group = self.groups().get(group_id).ok_or(GroupDenied::Unknown)?;
+        if group.is_system_group {
+            return Err(GroupDenied::SystemGroup);
+        }
+        if !person.is_active {
+            return Err(GroupDenied::Deactivated);
+        }
+        self.group_rule(group_id, member)
+    }
+
+    /// The rule for changing any active person's membership of the group in one
+    /// direction: it depends on the group and the direction only, so the UI gets two
+    /// reasons per group instead of one per cell.
+    pub fn group_rule(&self, group_id: i64, member: bool) -> Result<(), GroupDenied> {
+        let group = self.groups().get(group_id).ok_or(GroupDenied::Unknown)?;
+        if group.is_system_group {
+            return Err(GroupDenied::SystemGroup);
+        }
+        let viewer = self.viewer();
+        if viewer.role == Role::Guest {
+            return Err(GroupDenied::Guest);
+        }
+        if viewer.role.is_org_admin() {
+            return Ok(());
+        }
+        let Some((me, _)) = self.person(viewer.user_id) else {
+            return Err(GroupDenied::Unknown);
+        };
+        let includes = |setting: &Option<super::groups::GroupSetting>| {
+            setting
+                .as_ref()
+                .is_some_and(|s| self.groups().setting_includes(s, viewer.user_id, me))
+        };
+        let specific = if member {
+            &group.can_add_members
+        } else {
+            &group.can_remove_members
+        };
+        let legacy = group.can_manage.is_none() && specific.is_none();
+        if legacy || includes(&group.can_manage) || includes(specific) {
+            Ok(())
+        } else if member {
+            Err(GroupDenied::CannotAdd)
+        } else {
+            Err(GroupDenied::CannotRemove)
+        }
+    }
+}
+
+/// Plans staged groups-page changes: one request per group, groups in id order, a cell
+/// staged twice keeping its last change.
+pub fn plan_group_members(matrix: &Matrix, changes: &[GroupMemberChange]) -> GroupPlan {
+    let mut last: BTreeMap<(i64, i64), bool> = BTreeMap::new();
+    for change in changes {
+        last.insert((change.group_id, change.user_id), change.member);
+    }
+    let mut per_group: BTreeMap<i64, GroupRequest> = BTreeMap::new();
+    let mut skipped = Vec::new();
+    for ((group_id, user_id), member) in last {
+        let change = GroupMemberChange {
+            user_id,
+            group_id,
+            member,
+        };
+        if matrix.is_direct_member(user_id, group_id) == Some(member) {
+            skipped.push((change, None));
+            continue;
+        }
+        if let Err(denied) = matrix.may_change_member(user_id, group_id, member) {
+            skipped.push((change, Some(denied)));
+            continue;
+        }
+        let request = per_group.entry(group_id).or_insert_with(|| GroupRequest {
+            group_id,
+            add: Vec::new(),
+            delete: Vec::new(),
+        });
+        if member {
+            request.add.push(user_id);
+        } else {
+            request.delete.push(user_id);
+        }
+    }
+    GroupPlan {
+        requests: per_group.into_values().collect(),
+        skipped,
+    }
+}
+
+/// The call the groups applier makes; [`ZulipClient`] is the real one.
+pub trait GroupMembersApi {
+    fn update_members(
+        &self,
+        group_id: i64,
+        add: &[i64],
+        delete: &[i64],
+    ) -> impl Future<Output = Result<(), ClientError>> + Send;
+}
+
+impl GroupMembersApi for ZulipClient {
+    async fn update_members(
+        &self,
+        group_id: i64,
+        add: &[i64],
+        delete: &[i64],
+    ) -> Result<(), ClientError> {
+        self.update_user_group_members(group_id, add, delete).await
+    }
+}
+
+/// What happened to one staged cell.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct GroupCellResult {
+    pub change: GroupMemberChange,
+    /// The server's message when the group's request failed; `null`: done.
+    pub error: Option<String>,
+}
+
+/// The outcome of applying a groups plan.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct GroupApplyReport {
+    pub requests_total: usize,
+    pub requests_sent: usize,
+    pub cells: Vec<GroupCellResult>,
+}
+
+impl GroupApplyReport {
+    /// The changes that undo this apply: every cell it changed, reversed.
+    pub fn reverse(&self) -> Vec<GroupMemberChange> {
+        self.cells
+            .iter()
+            .filter(|cell| cell.error.is_none())
+            .map(|cell| GroupMemberChange {
+                member: !cell.change.member,
+                ..cell.change
+            })
+            .collect()
+    }
+}
+
+/// Sends the plan's requests in order, reporting `(done, total)` after each.
+pub async fn apply_group_members<A: GroupMembersApi>(
+    api: &A,
+    plan: &GroupPlan,
+    mut on_progress: impl FnMut(usize, usize),
+) -> GroupApplyReport {
+    let total = plan.requests.len();
+    let mut report = GroupApplyReport {
+        requests_total: total,
+        ..GroupApplyReport::default()
+    };
+    for (done, request) in plan.requests.iter().enumerate() {
+        let outcome = api
+            .update_members(request.group_id, &request.add, &request.delete)
+            .await;
+        report.requests_sent += 1;
+        let error = outcome.err().map(|error| error.to_string());
+        let cells = request
+            .add
+            .iter()
+            .map(|id| (*id, true))
+            .chain(request.delete.iter().map(|id| (*id, false)));
+        for (user_id, member) in cells {
+            report.cells.push(GroupCellResult {
+                change: GroupMemberChange {
+                    user_id,
+                    group_id: request.group_id,
+                    member,
+                },
+                error: error.clone(),
+            });
+        }
+        on_progress(done + 1, total);
+    }
+    report
+}

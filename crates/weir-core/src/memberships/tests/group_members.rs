@@ -1,0 +1,204 @@
+//! The groups page: who may change which cell, one request per group, apply and undo.
+
+use std::sync::Mutex;
+
+use serde_json::json;
+use zulip_api::{DEFAULT_FEATURE_LEVEL, Role, User};
+
+use super::super::{
+    GroupDenied, GroupMemberChange, GroupMembersApi, Matrix, Snapshot, apply_group_members,
+    plan_group_members,
+};
+use super::groups::group;
+use super::{build, user};
+use crate::client::{ClientError, UserGroup};
+
+/// Viewer 1 (`role`), people 2..=5, 6 deactivated. Groups: 10 {2, 3} managed by group
+/// 12; 11 a system group; 12 {1} (the viewer's team); 13 {4} where only user 5 may add
+/// members; 14 from an old server (no settings).
+fn org(role: Role) -> Matrix {
+    let mut users: Vec<User> = (1..=5)
+        .map(|id| {
+            user(
+                id,
+                &format!("P{id}"),
+                if id == 1 { role } else { Role::Member },
+            )
+        })
+        .collect();
+    users.push(User {
+        is_active: false,
+        ..user(6, "Gone", Role::Member)
+    });
+    build(Snapshot {
+        feature_level: DEFAULT_FEATURE_LEVEL,
+        me: 1,
+        users,
+        streams: vec![],
+    })
+    .with_groups(vec![
+        UserGroup {
+            can_manage_group: Some(json!(12)),
+            ..group(10, "team", &[2, 3], &[])
+        },
+        UserGroup {
+            is_system_group: true,
+            ..group(11, "role:members", &[1, 2, 3, 4, 5], &[])
+        },
+        UserGroup {
+            can_manage_group: Some(json!({"direct_members": [], "direct_subgroups": []})),
+            ..group(12, "leads", &[1], &[])
+        },
+        UserGroup {
+            can_manage_group: Some(json!({"direct_members": [], "direct_subgroups": []})),
+            can_add_members_group: Some(json!({"direct_members": [5], "direct_subgroups": []})),
+            ..group(13, "closed", &[4], &[])
+        },
+        group(14, "legacy", &[], &[]),
+    ])
+}
+
+fn change(user_id: i64, group_id: i64, member: bool) -> GroupMemberChange {
+    GroupMemberChange {
+        user_id,
+        group_id,
+        member,
+    }
+}
+
+#[test]
+fn rules_follow_the_group_settings_and_roles() {
+    let member = org(Role::Member);
+    assert_eq!(
+        member.may_change_member(4, 10, true),
+        Ok(()),
+        "a manager through group 12"
+    );
+    assert_eq!(member.may_change_member(2, 10, false), Ok(()));
+    assert_eq!(
+        member.may_change_member(2, 11, false),
+        Err(GroupDenied::SystemGroup)
+    );
+    assert_eq!(
+        member.may_change_member(6, 10, true),
+        Err(GroupDenied::Deactivated)
+    );
+    assert_eq!(
+        member.may_change_member(2, 13, true),
+        Err(GroupDenied::CannotAdd)
+    );
+    assert_eq!(
+        member.may_change_member(4, 13, false),
+        Err(GroupDenied::CannotRemove)
+    );
+    assert_eq!(
+        member.may_change_member(2, 14, true),
+        Ok(()),
+        "no settings: old rules"
+    );
+    assert_eq!(
+        member.may_change_member(99, 10, true),
+        Err(GroupDenied::Unknown)
+    );
+    let admin = org(Role::Administrator);
+    assert_eq!(admin.may_change_member(2, 13, true), Ok(()));
+    assert_eq!(
+        admin.may_change_member(2, 11, true),
+        Err(GroupDenied::SystemGroup)
+    );
+    let guest = org(Role::Guest);
+    assert_eq!(
+        guest.may_change_member(2, 14, true),
+        Err(GroupDenied::Guest)
+    );
+}
+
+#[test]
+fn one_request_per_group_with_its_additions_and_removals() {
+    let matrix = org(Role::Administrator);
+    let changes = [
+        change(4, 10, true),
+        change(2, 10, false),
+        change(5, 10, true),
+        change(3, 10, true), // already a member
+        change(2, 13, true),
+        change(2, 11, false), // system group
+        change(5, 13, true),
+        change(5, 13, false), // staged twice: the last wins, and 5 is not a member
+    ];
+    let plan = plan_group_members(&matrix, &changes);
+    assert_eq!(plan.requests.len(), 2);
+    assert_eq!(plan.requests[0].group_id, 10);
+    assert_eq!(plan.requests[0].add, vec![4, 5]);
+    assert_eq!(plan.requests[0].delete, vec![2]);
+    assert_eq!(plan.requests[1].group_id, 13);
+    assert_eq!(plan.requests[1].add, vec![2]);
+    assert!(plan.requests[1].delete.is_empty());
+    assert_eq!(plan.skipped.len(), 3);
+    assert!(plan.skipped.contains(&(change(3, 10, true), None)));
+    assert!(
+        plan.skipped
+            .contains(&(change(2, 11, false), Some(GroupDenied::SystemGroup)))
+    );
+}
+
+/// One recorded call: group, add, delete.
+type Call = (i64, Vec<i64>, Vec<i64>);
+
+/// Records calls; fails group 13's.
+#[derive(Default)]
+struct FakeApi {
+    calls: Mutex<Vec<Call>>,
+}
+
+impl GroupMembersApi for FakeApi {
+    async fn update_members(
+        &self,
+        group_id: i64,
+        add: &[i64],
+        delete: &[i64],
+    ) -> Result<(), ClientError> {
+        if let Ok(mut calls) = self.calls.lock() {
+            calls.push((group_id, add.to_vec(), delete.to_vec()));
+        }
+        if group_id == 13 {
+            Err(ClientError::Zulip {
+                status: 400,
+                code: "BAD_REQUEST".into(),
+                msg: "Insufficient permission".into(),
+                extra: serde_json::Map::new(),
+            })
+        } else {
+            Ok(())
+        }
+    }
+}
+
+#[tokio::test]
+async fn apply_sends_the_plan_and_undo_reverses_what_succeeded() {
+    let matrix = org(Role::Administrator);
+    let plan = plan_group_members(
+        &matrix,
+        &[
+            change(4, 10, true),
+            change(2, 10, false),
+            change(2, 13, true),
+        ],
+    );
+    let api = FakeApi::default();
+    let mut progress = Vec::new();
+    let report = apply_group_members(&api, &plan, |done, total| progress.push((done, total))).await;
+    assert_eq!(progress, vec![(1, 2), (2, 2)]);
+    assert_eq!(report.requests_sent, 2);
+    let calls = api.calls.lock().map(|c| c.clone()).unwrap_or_default();
+    assert_eq!(calls, vec![(10, vec![4], vec![2]), (13, vec![2], vec![])]);
+    assert!(
+        report
+            .cells
+            .iter()
+            .any(|c| c.change == change(2, 13, true) && c.error.is_some())
+    );
+    let mut reverse = report.reverse();
+    reverse.sort();
+    assert_eq!(reverse, vec![change(2, 10, true), change(4, 10, false)]);
+}
