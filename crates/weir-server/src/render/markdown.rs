@@ -583,7 +583,8 @@ mod tests {
         assert_eq!(
             render("``` python\nprint('<hi>')\n```"),
             "<div class=\"codehilite\" data-code-language=\"Python\"><pre><span></span><code>\
-             print(&#39;&lt;hi&gt;&#39;)\n</code></pre></div>"
+             <span class=\"nb\">print</span><span class=\"p\">(</span><span class=\"s1\">&#39;\
+             &lt;hi&gt;&#39;</span><span class=\"p\">)</span>\n</code></pre></div>"
         );
         assert_eq!(
             render("```inventedlanguage\nx\n```"),

@@ -41,6 +41,7 @@ impl Mention {
 
 /// Renders `source` with its mentions resolved through `directory`.
 pub fn render_with_mentions(source: &str, directory: &dyn Directory) -> String {
+    let _budget = super::budget::start();
     if source.contains(OPEN) || source.contains(CLOSE) {
         return super::render_markdown(source);
     }

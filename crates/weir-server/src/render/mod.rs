@@ -5,8 +5,10 @@
 //! XSS boundary: raw HTML is always shown as text and only `http(s)`,
 //! `mailto` and relative URLs ever become `href`s (see `sanitize.rs`).
 
+mod budget;
 mod code;
 mod emoji;
+mod highlight;
 mod linkify;
 mod markdown;
 mod mentions;
@@ -16,6 +18,7 @@ pub use mentions::{Directory, render_with_mentions};
 
 /// Renders Zulip-flavoured Markdown to the HTML Zulip stores in `rendered_content`.
 pub fn render_markdown(source: &str) -> String {
+    let _budget = budget::start();
     markdown::render(source)
 }
 
