@@ -8,7 +8,7 @@ use std::cell::Cell;
 use std::time::{Duration, Instant};
 
 /// How long the costly parts of one message may take in all.
-pub(super) const MESSAGE_BUDGET: Duration = Duration::from_secs(2);
+pub(super) const MESSAGE_BUDGET: Duration = Duration::from_secs(1);
 
 thread_local! {
     static DEADLINE: Cell<Option<Instant>> = const { Cell::new(None) };

@@ -39,7 +39,7 @@ pub(super) fn push_highlighted(out: &mut String, syntax: &SyntaxReference, lines
     let set = syntaxes();
     let mut state = ParseState::new(syntax);
     let mut stack = ScopeStack::new();
-    let python = syntax.name == "Python";
+    let flavor = Flavor::of(syntax);
     let mut plain_from = lines.len();
     for (index, line) in lines.iter().enumerate() {
         if budget::exhausted() || line.len() > MAX_LINE_BYTES {
@@ -55,7 +55,7 @@ pub(super) fn push_highlighted(out: &mut String, syntax: &SyntaxReference, lines
                 set,
                 &mut state,
                 &mut stack,
-                python,
+                flavor,
             )
         }));
         if !matches!(parsed, Ok(true)) {
@@ -77,27 +77,30 @@ fn push_line(
     set: &SyntaxSet,
     state: &mut ParseState,
     stack: &mut ScopeStack,
-    state_is_python: bool,
+    flavor: Flavor,
 ) -> bool {
     let Ok(ops) = state.parse_line(line, set) else {
         return false;
     };
     let mut tokens = Tokens {
         runs: Vec::new(),
-        python: state_is_python,
+        flavor,
     };
     let mut at = 0;
     for (offset, op) in ops {
         let offset = offset.min(line.len());
         if offset > at {
-            tokens.push(line.get(at..offset).unwrap_or_default(), class_of(stack));
+            tokens.push(
+                line.get(at..offset).unwrap_or_default(),
+                class_of(stack, flavor),
+            );
             at = offset;
         }
         if stack.apply(&op).is_err() {
             return false;
         }
     }
-    tokens.push(line.get(at..).unwrap_or_default(), class_of(stack));
+    tokens.push(line.get(at..).unwrap_or_default(), class_of(stack, flavor));
     tokens.write(out);
     true
 }
@@ -105,8 +108,34 @@ fn push_line(
 /// Adjacent text of one class merged, as Pygments merges a token's pieces.
 struct Tokens {
     runs: Vec<(String, Option<&'static str>)>,
+    flavor: Flavor,
+}
+
+/// Where Pygments' lexers differ by family of language.
+#[derive(Clone, Copy, PartialEq)]
+enum Flavor {
+    Code,
     /// Pygments' Python lexer marks `self` and `cls` as builtins (`bp`) everywhere.
-    python: bool,
+    Python,
+    /// Markup (HTML, Markdown…): prose is plain text, not names.
+    Markup,
+    /// TeX: commands are keywords (`k`), braces builtins (`nb`), the rest plain.
+    Tex,
+}
+
+impl Flavor {
+    fn of(syntax: &SyntaxReference) -> Self {
+        let scope = syntax.scope.build_string();
+        if syntax.name == "Python" {
+            Self::Python
+        } else if scope.starts_with("text.tex") {
+            Self::Tex
+        } else if scope.starts_with("text.") {
+            Self::Markup
+        } else {
+            Self::Code
+        }
+    }
 }
 
 impl Tokens {
@@ -115,7 +144,8 @@ impl Tokens {
             return;
         }
         // Unclassified words are names (`n`), as Pygments' lexers make them.
-        if class.is_none() || class == Some("n") {
+        let code = !matches!(self.flavor, Flavor::Markup | Flavor::Tex);
+        if code && (class.is_none() || class == Some("n")) {
             for piece in split_words(text) {
                 let word = piece.chars().next().is_some_and(is_word_char);
                 self.push_run(piece, word.then_some("n"));
@@ -127,7 +157,9 @@ impl Tokens {
 
     fn push_run(&mut self, text: &str, class: Option<&'static str>) {
         let class = match class {
-            Some("n") if self.python && matches!(text, "self" | "cls") => Some("bp"),
+            Some("n") if self.flavor == Flavor::Python && matches!(text, "self" | "cls") => {
+                Some("bp")
+            }
             other => other,
         };
         match self.runs.last_mut() {
@@ -194,100 +226,32 @@ fn split_edges(text: &str) -> (&str, &str, &str) {
 }
 
 /// The Pygments class of the innermost scope that has one.
-fn class_of(stack: &ScopeStack) -> Option<&'static str> {
-    let scopes = stack.as_slice();
-    for scope in scopes.iter().rev() {
-        if let Some(Some(class)) = pygments_class(&scope.build_string()) {
-            return Some(class);
+fn class_of(stack: &ScopeStack, flavor: Flavor) -> Option<&'static str> {
+    for scope in stack.as_slice().iter().rev() {
+        let name = scope.build_string();
+        let found = match flavor {
+            Flavor::Tex => lookup(TEX, &name),
+            _ => lookup(TABLE, &name),
+        };
+        match found {
+            Some(Class::Is(class)) => return Some(class),
+            Some(Class::Defer) | None => {}
         }
     }
     None
 }
 
-/// Maps one TextMate scope to a Pygments short class. `None` (no entry) or
-/// `Some(None)` (a delimiter that takes its class from the enclosing string or
-/// comment): ask the enclosing scope.
-fn pygments_class(scope: &str) -> Option<Option<&'static str>> {
-    // Longest prefix first: the table is ordered from specific to general.
-    const TABLE: &[(&str, Option<&str>)] = &[
-        ("punctuation.definition.string", None),
-        ("punctuation.definition.comment", None),
-        ("punctuation.section.interpolation", Some("si")),
-        ("punctuation.definition.tag", Some("p")),
-        ("comment.line", Some("c1")),
-        ("comment.block.documentation", Some("cs")),
-        ("comment.block", Some("cm")),
-        ("comment", Some("c")),
-        ("constant.character.escape", Some("se")),
-        ("string.quoted.docstring", Some("sd")),
-        ("comment.block.documentation.python", Some("sd")),
-        ("string.quoted.double.block", Some("sd")),
-        ("string.quoted.single.block", Some("sd")),
-        ("string.quoted.double", Some("s2")),
-        ("string.quoted.single", Some("s1")),
-        ("string.quoted.other", Some("sb")),
-        ("string.regexp", Some("sr")),
-        ("string.interpolated", Some("si")),
-        ("string.unquoted", Some("s")),
-        ("string", Some("s")),
-        ("constant.numeric.integer.hexadecimal", Some("mh")),
-        ("constant.numeric.hex", Some("mh")),
-        ("constant.numeric.integer.octal", Some("mo")),
-        ("constant.numeric.octal", Some("mo")),
-        ("constant.numeric.integer.binary", Some("mb")),
-        ("constant.numeric.binary", Some("mb")),
-        ("constant.numeric.float", Some("mf")),
-        ("constant.numeric.integer", Some("mi")),
-        ("constant.numeric", Some("m")),
-        ("constant.language", Some("kc")),
-        ("constant.character", Some("sc")),
-        ("constant.other.placeholder", Some("si")),
-        ("constant", Some("no")),
-        ("keyword.operator.word", Some("ow")),
-        ("keyword.operator.logical.python", Some("ow")),
-        ("keyword.operator", Some("o")),
-        ("keyword.control.import", Some("kn")),
-        ("keyword.other.import", Some("kn")),
-        ("keyword.declaration", Some("kd")),
-        ("keyword", Some("k")),
-        ("storage.type.function", Some("k")),
-        ("storage.type.class", Some("k")),
-        ("storage.modifier", Some("kd")),
-        ("storage.type.js", Some("kd")),
-        ("storage.type", Some("kt")),
-        ("storage", Some("k")),
-        ("entity.name.function", Some("nf")),
-        ("entity.name.class", Some("nc")),
-        ("entity.name.struct", Some("nc")),
-        ("entity.name.enum", Some("nc")),
-        ("entity.name.type", Some("nc")),
-        ("entity.other.inherited-class", Some("nc")),
-        ("entity.name.namespace", Some("nn")),
-        ("entity.name.tag", Some("nt")),
-        ("entity.name.label", Some("nl")),
-        ("entity.name.constant", Some("no")),
-        ("entity.other.attribute-name", Some("na")),
-        ("entity.name", Some("n")),
-        ("support.type.exception", Some("ne")),
-        ("support.function", Some("nb")),
-        ("support.type", Some("nb")),
-        ("support.class", Some("nc")),
-        ("support.constant", Some("no")),
-        ("support", Some("nb")),
-        ("variable.language", Some("bp")),
-        ("variable.other.constant", Some("no")),
-        ("variable", Some("n")),
-        ("markup.heading", Some("gh")),
-        ("markup.inserted", Some("gi")),
-        ("markup.deleted", Some("gd")),
-        ("markup.bold", Some("gs")),
-        ("markup.italic", Some("ge")),
-        ("meta.diff.header", Some("gu")),
-        ("meta.annotation", Some("nd")),
-        ("punctuation", Some("p")),
-        ("invalid", Some("err")),
-    ];
-    TABLE
+/// What a scope says about its text.
+#[derive(Clone, Copy)]
+enum Class {
+    Is(&'static str),
+    /// A delimiter that takes its class from the enclosing string or comment.
+    Defer,
+}
+
+/// The first entry that is `scope` or a dotted prefix of it.
+fn lookup(table: &[(&str, Class)], scope: &str) -> Option<Class> {
+    table
         .iter()
         .find(|(prefix, _)| {
             scope == *prefix
@@ -297,6 +261,98 @@ fn pygments_class(scope: &str) -> Option<Option<&'static str>> {
         })
         .map(|(_, class)| *class)
 }
+
+/// Pygments' TeX lexer: `\command` is `k`, `{`/`}` are `nb`, `%…` is `c`.
+const TEX: &[(&str, Class)] = &[
+    ("punctuation.definition.backslash", Class::Defer),
+    ("support.function", Class::Is("k")),
+    ("keyword", Class::Is("k")),
+    ("storage", Class::Is("k")),
+    ("punctuation.definition.group", Class::Is("nb")),
+    ("punctuation.section.group", Class::Is("nb")),
+    ("comment", Class::Is("c")),
+    ("string.other.math", Class::Is("s")),
+];
+
+/// TextMate scopes to Pygments' short classes, specific prefixes before general ones.
+const TABLE: &[(&str, Class)] = &[
+    ("punctuation.definition.string", Class::Defer),
+    ("punctuation.definition.comment", Class::Defer),
+    ("punctuation.section.interpolation", Class::Is("si")),
+    ("punctuation.definition.tag", Class::Is("p")),
+    ("comment.line", Class::Is("c1")),
+    ("comment.block.documentation", Class::Is("cs")),
+    ("comment.block", Class::Is("cm")),
+    ("comment", Class::Is("c")),
+    ("constant.character.escape", Class::Is("se")),
+    ("string.quoted.docstring", Class::Is("sd")),
+    ("comment.block.documentation.python", Class::Is("sd")),
+    ("string.quoted.double.block", Class::Is("sd")),
+    ("string.quoted.single.block", Class::Is("sd")),
+    ("string.quoted.double", Class::Is("s2")),
+    ("string.quoted.single", Class::Is("s1")),
+    ("string.quoted.other", Class::Is("sb")),
+    ("string.regexp", Class::Is("sr")),
+    ("string.interpolated", Class::Is("si")),
+    ("string.unquoted", Class::Is("s")),
+    ("string", Class::Is("s")),
+    ("constant.numeric.integer.hexadecimal", Class::Is("mh")),
+    ("constant.numeric.hex", Class::Is("mh")),
+    ("constant.numeric.integer.octal", Class::Is("mo")),
+    ("constant.numeric.octal", Class::Is("mo")),
+    ("constant.numeric.integer.binary", Class::Is("mb")),
+    ("constant.numeric.binary", Class::Is("mb")),
+    ("constant.numeric.float", Class::Is("mf")),
+    ("constant.numeric.integer", Class::Is("mi")),
+    ("constant.numeric", Class::Is("m")),
+    ("constant.language", Class::Is("kc")),
+    ("constant.character", Class::Is("sc")),
+    ("constant.other.placeholder", Class::Is("si")),
+    ("constant", Class::Is("no")),
+    ("keyword.operator.word", Class::Is("ow")),
+    ("keyword.operator.logical.python", Class::Is("ow")),
+    ("keyword.operator", Class::Is("o")),
+    ("keyword.control.import", Class::Is("kn")),
+    ("keyword.other.import", Class::Is("kn")),
+    ("keyword.declaration", Class::Is("kd")),
+    ("keyword", Class::Is("k")),
+    ("storage.type.function", Class::Is("k")),
+    ("storage.type.class", Class::Is("k")),
+    ("storage.modifier", Class::Is("kd")),
+    ("storage.type.js", Class::Is("kd")),
+    ("storage.type", Class::Is("kt")),
+    ("storage", Class::Is("k")),
+    ("entity.name.function", Class::Is("nf")),
+    ("entity.name.class", Class::Is("nc")),
+    ("entity.name.struct", Class::Is("nc")),
+    ("entity.name.enum", Class::Is("nc")),
+    ("entity.name.type", Class::Is("nc")),
+    ("entity.other.inherited-class", Class::Is("nc")),
+    ("entity.name.namespace", Class::Is("nn")),
+    ("entity.name.tag", Class::Is("nt")),
+    ("entity.name.label", Class::Is("nl")),
+    ("entity.name.constant", Class::Is("no")),
+    ("entity.other.attribute-name", Class::Is("na")),
+    ("entity.name", Class::Is("n")),
+    ("support.type.exception", Class::Is("ne")),
+    ("support.function", Class::Is("nb")),
+    ("support.type", Class::Is("nb")),
+    ("support.class", Class::Is("nc")),
+    ("support.constant", Class::Is("no")),
+    ("support", Class::Is("nb")),
+    ("variable.language", Class::Is("bp")),
+    ("variable.other.constant", Class::Is("no")),
+    ("variable", Class::Is("n")),
+    ("markup.heading", Class::Is("gh")),
+    ("markup.inserted", Class::Is("gi")),
+    ("markup.deleted", Class::Is("gd")),
+    ("markup.bold", Class::Is("gs")),
+    ("markup.italic", Class::Is("ge")),
+    ("meta.diff.header", Class::Is("gu")),
+    ("meta.annotation", Class::Is("nd")),
+    ("punctuation", Class::Is("p")),
+    ("invalid", Class::Is("err")),
+];
 
 #[cfg(test)]
 mod tests {
@@ -332,6 +388,16 @@ mod tests {
             "{html}"
         );
         assert!(!html.contains("<b>") && !html.contains("</code>"), "{html}");
+    }
+
+    /// Zulip's corpus case `tex_fenced_tex`.
+    #[test]
+    fn tex_matches_pygments_on_zulips_example() {
+        assert_eq!(
+            highlight("tex", "\\pi \\textbf{ is not } 3.14"),
+            "<span class=\"k\">\\pi</span> <span class=\"k\">\\textbf</span><span \
+             class=\"nb\">{</span> is not <span class=\"nb\">}</span> 3.14\n"
+        );
     }
 
     #[test]

@@ -405,6 +405,8 @@ impl<'s> Writer<'_, 's, '_> {
             render_into(self.out, &code.text, self.depth + 1, self.mentions);
             self.block_start();
             self.out.push_str("</div></div>\n");
+        } else if lang.eq_ignore_ascii_case("math") {
+            super::math::push_display(self.out, &restore(&code.text, self.mentions));
         } else {
             push_code_block(self.out, lang, &restore(&code.text, self.mentions));
         }

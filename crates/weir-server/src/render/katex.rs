@@ -1,0 +1,138 @@
+//! The real KaTeX (0.16.4, embedded by the `katex` crate) run in QuickJS, as Zulip's
+//! server runs KaTeX in node. One dedicated thread owns the JavaScript engine (its
+//! start-up costs tens of milliseconds and megabytes, so not one per blocking thread);
+//! callers wait at most the message's remaining budget, so a slow formula costs a
+//! message its math, never its rendering.
+
+use std::sync::OnceLock;
+use std::sync::mpsc::{self, Sender, SyncSender};
+use std::time::Duration;
+
+use super::budget;
+use super::katex_check::is_safe_katex;
+
+/// Formulas longer than this are not rendered (a message holds at most 10,000
+/// characters; this bounds one call however the budget stands).
+const MAX_TEX_BYTES: usize = 20_000;
+
+/// The JavaScript engine's thread needs room for KaTeX's recursion on deep input;
+/// QuickJS raises a stack-overflow error well before this is used up.
+const STACK_BYTES: usize = 16 * 1024 * 1024;
+
+/// How long loading KaTeX may take before math is given up for the process.
+const START_TIMEOUT: Duration = Duration::from_secs(60);
+
+struct Job {
+    tex: String,
+    display: bool,
+    reply: SyncSender<Option<String>>,
+}
+
+/// KaTeX's HTML for `tex`, or `None` when KaTeX refuses it (a TeX error), the budget
+/// is spent, or the output fails the allow-list.
+pub(super) fn render(tex: &str, display: bool) -> Option<String> {
+    if tex.len() > MAX_TEX_BYTES {
+        return None;
+    }
+    let wait = budget::remaining();
+    if wait.is_zero() {
+        return None;
+    }
+    let worker = worker()?;
+    let (reply, answer) = mpsc::sync_channel(1);
+    worker
+        .send(Job {
+            tex: tex.to_owned(),
+            display,
+            reply,
+        })
+        .ok()?;
+    let html = answer.recv_timeout(wait).ok()??;
+    is_safe_katex(&html).then_some(html)
+}
+
+/// The engine thread's queue, started on first use; `None` if it cannot start.
+/// The first caller waits for KaTeX to load (outside any message's budget, so the
+/// first formula renders like every later one).
+fn worker() -> Option<&'static Sender<Job>> {
+    static WORKER: OnceLock<Option<Sender<Job>>> = OnceLock::new();
+    WORKER
+        .get_or_init(|| {
+            let (jobs, queue) = mpsc::channel::<Job>();
+            let (ready, loaded) = mpsc::sync_channel(1);
+            std::thread::Builder::new()
+                .name("weir-katex".into())
+                .stack_size(STACK_BYTES)
+                .spawn(move || {
+                    let _ = ready.send(run("x", false).is_some());
+                    for job in queue {
+                        let _ = job.reply.send(run(&job.tex, job.display));
+                    }
+                })
+                .ok()?;
+            loaded
+                .recv_timeout(START_TIMEOUT)
+                .ok()
+                .filter(|ok| *ok)
+                .map(|_| jobs)
+        })
+        .as_ref()
+}
+
+/// One KaTeX call with Zulip's options: KaTeX's defaults (HTML and MathML output,
+/// untrusted input, `maxExpand` 1000) and errors thrown, not drawn in red.
+fn run(tex: &str, display: bool) -> Option<String> {
+    let mut opts = katex::Opts::default();
+    opts.set_display_mode(display);
+    opts.set_throw_on_error(true);
+    opts.set_trust(false);
+    std::panic::catch_unwind(|| katex::render_with_opts(tex, &opts).ok())
+        .ok()
+        .flatten()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn renders_inline_and_display_math() {
+        let inline = render("1 \\oplus 0 = 1", false).expect("rendered");
+        assert!(inline.starts_with("<span class=\"katex\"><span class=\"katex-mathml\">"));
+        assert!(inline.contains("<mo>⊕</mo>"));
+        let display = render("a^2", true).expect("rendered");
+        assert!(display.starts_with("<span class=\"katex-display\">"));
+        assert!(display.contains("display=\"block\""));
+    }
+
+    #[test]
+    fn tex_errors_and_trust_needing_commands_are_refused() {
+        assert_eq!(render("\\error{x}", false), None);
+        assert_eq!(render("\\frac{", false), None);
+        // Untrusted commands are drawn as red source text, never as what they ask for.
+        for tex in [
+            "\\href{javascript:alert(1)}{x}",
+            "\\url{https://evil.test}",
+            "\\htmlStyle{color:red}{x}",
+            "\\htmlData{foo=bar}{x}",
+            "\\includegraphics{x.png}",
+        ] {
+            let html = render(tex, false).unwrap_or_default();
+            assert!(!html.contains("href=") && !html.contains("<img") && !html.contains("data-"));
+        }
+    }
+
+    #[test]
+    fn runaway_macros_and_deep_nesting_end_in_an_error() {
+        assert_eq!(render("\\def\\a{\\a\\a}\\a", false), None);
+        let deep = format!("{}x{}", "{".repeat(5_000), "}".repeat(5_000));
+        // Rendered or refused, but answered.
+        let _ = render(&deep, false);
+        assert_eq!(render(&"x^".repeat(5_000), true), None);
+    }
+
+    #[test]
+    fn over_long_formulas_are_not_sent() {
+        assert_eq!(render(&"x".repeat(MAX_TEX_BYTES + 1), false), None);
+    }
+}
