@@ -1,8 +1,10 @@
-//! The real KaTeX (0.16.4, embedded by the `katex` crate) run in QuickJS, as Zulip's
+//! The real KaTeX (0.16.47, vendored in `vendor/katex`) run in QuickJS, as Zulip's
 //! server runs KaTeX in node. One dedicated thread owns the JavaScript engine (its
-//! start-up costs tens of milliseconds and megabytes, so not one per blocking thread);
+//! start-up costs a hundred milliseconds and megabytes, so not one per blocking thread);
 //! callers wait at most the message's remaining budget, so a slow formula costs a
-//! message its math, never its rendering.
+//! message its math, never its rendering. KaTeX's `maxExpand` bounds macro expansion
+//! (releases before 0.16.10 did not, hence the vendored copy) and the engine's memory
+//! is capped, so no formula keeps the thread busy for long.
 
 use std::sync::OnceLock;
 use std::sync::mpsc::{self, Sender, SyncSender};
@@ -18,6 +20,17 @@ const MAX_TEX_BYTES: usize = 20_000;
 /// The JavaScript engine's thread needs room for KaTeX's recursion on deep input;
 /// QuickJS raises a stack-overflow error well before this is used up.
 const STACK_BYTES: usize = 16 * 1024 * 1024;
+
+/// KaTeX itself, and the function the engine calls: Zulip's options are KaTeX's
+/// defaults (HTML and MathML output, untrusted input, `maxExpand` 1000) with errors
+/// thrown rather than drawn in red.
+const KATEX_JS: &str = include_str!("../../vendor/katex/katex.min.js");
+const ENTRY_JS: &str = "globalThis.weirKatex = function (tex, display) {\
+    return katex.renderToString(tex, { displayMode: display, throwOnError: true, trust: false });\
+};";
+
+/// The engine's heap: KaTeX needs a few megabytes; a formula that wants more fails.
+const MEMORY_BYTES: usize = 256 * 1024 * 1024;
 
 /// How long loading KaTeX may take before math is given up for the process.
 const START_TIMEOUT: Duration = Duration::from_secs(60);
@@ -64,9 +77,13 @@ fn worker() -> Option<&'static Sender<Job>> {
                 .name("weir-katex".into())
                 .stack_size(STACK_BYTES)
                 .spawn(move || {
-                    let _ = ready.send(run("x", false).is_some());
+                    let Some(engine) = Engine::start() else {
+                        let _ = ready.send(false);
+                        return;
+                    };
+                    let _ = ready.send(engine.run("x", false).is_some());
                     for job in queue {
-                        let _ = job.reply.send(run(&job.tex, job.display));
+                        let _ = job.reply.send(engine.run(&job.tex, job.display));
                     }
                 })
                 .ok()?;
@@ -79,16 +96,31 @@ fn worker() -> Option<&'static Sender<Job>> {
         .as_ref()
 }
 
-/// One KaTeX call with Zulip's options: KaTeX's defaults (HTML and MathML output,
-/// untrusted input, `maxExpand` 1000) and errors thrown, not drawn in red.
-fn run(tex: &str, display: bool) -> Option<String> {
-    let mut opts = katex::Opts::default();
-    opts.set_display_mode(display);
-    opts.set_throw_on_error(true);
-    opts.set_trust(false);
-    std::panic::catch_unwind(|| katex::render_with_opts(tex, &opts).ok())
-        .ok()
-        .flatten()
+/// QuickJS with KaTeX loaded.
+struct Engine(quick_js::Context);
+
+impl Engine {
+    fn start() -> Option<Self> {
+        let context = quick_js::Context::builder()
+            .memory_limit(MEMORY_BYTES)
+            .build()
+            .ok()?;
+        context.eval(KATEX_JS).ok()?;
+        context.eval(ENTRY_JS).ok()?;
+        Some(Self(context))
+    }
+
+    /// One KaTeX call; `None` for a TeX error (or any engine failure).
+    fn run(&self, tex: &str, display: bool) -> Option<String> {
+        let args = vec![
+            quick_js::JsValue::String(tex.to_owned()),
+            quick_js::JsValue::Bool(display),
+        ];
+        match self.0.call_function("weirKatex", args) {
+            Ok(quick_js::JsValue::String(html)) => Some(html),
+            _ => None,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -129,6 +161,15 @@ mod tests {
         // Rendered or refused, but answered.
         let _ = render(&deep, false);
         assert_eq!(render(&"x^".repeat(5_000), true), None);
+    }
+
+    /// KaTeX before 0.16.10 looped here without end (CVE-2024-28243, CVE-2024-28244).
+    #[test]
+    fn expansion_limits_cannot_be_bypassed() {
+        assert_eq!(render("\\def\\a{\\a}\\edef\\b{\\a}", false), None);
+        let doubling = format!("\\edef\\a{{aa}}{}\\a", "\\edef\\a{\\a\\a}".repeat(40));
+        assert_eq!(render(&doubling, false), None);
+        assert_eq!(render("\\def\\a{\\a}x^{\\a}x²", false), None);
     }
 
     #[test]
