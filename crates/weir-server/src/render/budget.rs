@@ -1,14 +1,16 @@
 //! A per-message time budget for the costly parts of rendering (syntax highlighting
-//! and KaTeX). Rendering one message runs synchronously on one thread, so the deadline
-//! lives in a thread-local set by the entry points in `mod.rs`; once it has passed,
-//! code is shown unhighlighted and math as Zulip shows a formula it cannot render,
-//! so a hostile message costs at most the budget plus one bounded step.
+//! and KaTeX): a safety net behind their work limits (bytes highlighted per block,
+//! `maxExpand` and a memory cap for KaTeX), which keep ordinary output deterministic.
+//! Rendering one message runs synchronously on one thread, so the deadline lives in a
+//! thread-local set by the entry points in `mod.rs`; once it has passed, code is shown
+//! unhighlighted and math as Zulip shows a formula it cannot render, so a hostile
+//! message costs at most the budget plus one bounded step.
 
 use std::cell::Cell;
 use std::time::{Duration, Instant};
 
 /// How long the costly parts of one message may take in all.
-pub(super) const MESSAGE_BUDGET: Duration = Duration::from_secs(1);
+pub(super) const MESSAGE_BUDGET: Duration = Duration::from_secs(5);
 
 thread_local! {
     static DEADLINE: Cell<Option<Instant>> = const { Cell::new(None) };
@@ -46,6 +48,20 @@ pub(super) fn remaining() -> Duration {
     })
 }
 
+/// Runs `work` (a one-time start-up, such as loading grammars or KaTeX) without
+/// charging its time to the running message: the deadline moves by as much.
+pub(super) fn excluding<T>(work: impl FnOnce() -> T) -> T {
+    let started = Instant::now();
+    let out = work();
+    let spent = started.elapsed();
+    DEADLINE.with(|deadline| {
+        if let Some(at) = deadline.get() {
+            deadline.set(at.checked_add(spent).or(Some(at)));
+        }
+    });
+    out
+}
+
 /// Whether this message's budget is spent.
 pub(super) fn exhausted() -> bool {
     remaining().is_zero()
@@ -75,6 +91,15 @@ mod tests {
         drop(outer);
         assert!(DEADLINE.with(Cell::get).is_none());
         assert!(!exhausted());
+    }
+
+    #[test]
+    fn excluded_work_moves_the_deadline() {
+        let _scope = start();
+        let before = DEADLINE.with(Cell::get);
+        excluding(|| std::thread::sleep(Duration::from_millis(5)));
+        let after = DEADLINE.with(Cell::get);
+        assert!(after > before);
     }
 
     #[test]

@@ -16,10 +16,15 @@ use super::sanitize::escape_code;
 /// huge line, and nobody reads such a line for its colours.
 const MAX_LINE_BYTES: usize = 2_000;
 
+/// A block's first this-many bytes are highlighted, the rest shown plain: the most a
+/// message holds, so in practice all of it, at a cost bounded however the text reads.
+const MAX_BLOCK_BYTES: usize = 12_000;
+
 /// The grammars syntect ships, loaded once (tens of milliseconds) on first use.
 fn syntaxes() -> &'static SyntaxSet {
     static SET: OnceLock<SyntaxSet> = OnceLock::new();
-    SET.get_or_init(SyntaxSet::load_defaults_newlines)
+    SET.get()
+        .unwrap_or_else(|| budget::excluding(|| SET.get_or_init(SyntaxSet::load_defaults_newlines)))
 }
 
 /// The grammar for a fence's language tag (`py`, `python`, `rs`…), or for Pygments'
@@ -41,8 +46,10 @@ pub(super) fn push_highlighted(out: &mut String, syntax: &SyntaxReference, lines
     let mut stack = ScopeStack::new();
     let flavor = Flavor::of(syntax);
     let mut plain_from = lines.len();
+    let mut bytes = 0usize;
     for (index, line) in lines.iter().enumerate() {
-        if budget::exhausted() || line.len() > MAX_LINE_BYTES {
+        bytes = bytes.saturating_add(line.len() + 1);
+        if budget::exhausted() || line.len() > MAX_LINE_BYTES || bytes > MAX_BLOCK_BYTES {
             plain_from = index;
             break;
         }

@@ -47,11 +47,11 @@ pub(super) fn render(tex: &str, display: bool) -> Option<String> {
     if tex.len() > MAX_TEX_BYTES {
         return None;
     }
-    let wait = budget::remaining();
-    if wait.is_zero() {
+    if budget::exhausted() {
         return None;
     }
-    let worker = worker()?;
+    let worker = budget::excluding(worker)?;
+    let wait = budget::remaining();
     let (reply, answer) = mpsc::sync_channel(1);
     worker
         .send(Job {

@@ -303,7 +303,7 @@ mod tests {
             format!("$${}$$", "\\sqrt{".repeat(1_000)),
             "$$\\def\\a{\\a\\a}\\a$$".to_owned(),
             "$$\\href{javascript:alert(1)}{x}$$ $$\\htmlStyle{color:red}{x}$$".to_owned(),
-            "$$x$$ ".repeat(1_500),
+            "$$x$$ ".repeat(300),
         ] {
             let html = render_markdown(&source);
             assert_only_known_tags(&html, "math");
