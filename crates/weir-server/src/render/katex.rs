@@ -137,6 +137,25 @@ mod tests {
         assert!(display.contains("display=\"block\""));
     }
 
+    /// KaTeX's whole vocabulary passes the allow-list (a refusal would show as an error).
+    #[test]
+    fn rich_formulas_pass_the_allow_list() {
+        for tex in [
+            "\\sqrt{\\frac{a}{b}} \\sqrt[3]{x}",
+            "\\xrightarrow{f} \\overrightarrow{AB} \\vec{v} \\widehat{xy}",
+            "\\begin{pmatrix}1&2\\\\3&4\\end{pmatrix}",
+            "\\begin{array}{c|c}a&b\\\\\\hline c&d\\end{array}",
+            "\\color{red}{x} \\colorbox{yellow}{y} \\fcolorbox{red}{blue}{z}",
+            "\\overbrace{ab}^{n} \\underbrace{cd}_{m} \\cancel{x} \\boxed{y}",
+            "\\binom{n}{k} \\mathbb{R} \\operatorname{sin} x \\not= \\left( \\frac{1}{2} \\right)",
+            "\\sum_{i=0}^{\\infty} \\int_a^b f \\, dx \\lim_{x \\to 0}",
+        ] {
+            for display in [false, true] {
+                assert!(render(tex, display).is_some(), "{tex}");
+            }
+        }
+    }
+
     #[test]
     fn tex_errors_and_trust_needing_commands_are_refused() {
         assert_eq!(render("\\error{x}", false), None);

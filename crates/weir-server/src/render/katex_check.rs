@@ -97,13 +97,17 @@ const STYLE_PROPERTIES: &[&str] = &[
     "min-width",
     "width",
     "vertical-align",
+    "margin",
     "margin-left",
     "margin-right",
+    "margin-top",
     "top",
     "bottom",
     "left",
     "right",
     "position",
+    "border",
+    "border-width",
     "border-bottom-width",
     "border-top-width",
     "border-right-width",
@@ -118,6 +122,7 @@ const STYLE_PROPERTIES: &[&str] = &[
     "background-color",
     "font-size",
     "display",
+    "text-shadow",
 ];
 
 /// Whether every tag and attribute of `html` is on the lists. KaTeX's output is
@@ -184,7 +189,7 @@ fn is_safe_value(name: &str, value: &str) -> bool {
         _ => value.chars().all(|c| {
             c.is_ascii_alphanumeric()
                 || c.is_ascii_whitespace()
-                || " .,-#%:".contains(c)
+                || " .,-+#%:".contains(c)
                 || !c.is_ascii() && !c.is_control()
         }),
     }
@@ -199,7 +204,7 @@ fn is_safe_declaration(declaration: &str) -> bool {
     STYLE_PROPERTIES.contains(&property.trim())
         && value
             .chars()
-            .all(|c| c.is_ascii_alphanumeric() || " .-#%".contains(c))
+            .all(|c| c.is_ascii_alphanumeric() || " .-+#%".contains(c))
 }
 
 #[cfg(test)]
