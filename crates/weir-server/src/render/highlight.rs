@@ -1,8 +1,9 @@
 //! Syntax highlighting of fenced code, as Zulip's Pygments does it: each token in a
 //! `<span>` whose class is Pygments' short token name (`k`, `nf`, `s2`, `mi`, …), so
 //! Zulip's stylesheets colour it. The tokens come from syntect (Sublime Text grammars,
-//! pure-Rust regexes); [`pygments_class`] maps its TextMate scopes to Pygments' names.
-//! The output is close to Pygments', not byte-identical (see docs/zulip-compatibility.md).
+//! pure-Rust regexes); [`TABLE`] (and [`TEX`] for TeX) map its TextMate scopes to
+//! Pygments' names. The output is close to Pygments', not byte-identical (see
+//! docs/zulip-compatibility.md).
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::OnceLock;
