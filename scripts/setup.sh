@@ -15,8 +15,9 @@ apt_packages=(build-essential pkg-config curl ca-certificates file libssl-dev li
 command -v node >/dev/null 2>&1 || apt_packages+=(nodejs npm)
 if $want_tests; then
   # Tests: Python for the official client, a Secret Service, a virtual display and the
-  # WebDriver that drives WebKitGTK.
-  apt_packages+=(python3-venv dbus dbus-x11 gnome-keyring xvfb xauth webkit2gtk-driver)
+  # WebDriver that drives WebKitGTK, and a colour emoji font for its screenshots.
+  apt_packages+=(python3-venv dbus dbus-x11 gnome-keyring xvfb xauth webkit2gtk-driver
+    fonts-noto-color-emoji)
 fi
 
 missing=()

@@ -5,7 +5,8 @@ after the run, in no file of the app); Reveal shows it and Copy puts it on the c
 a built URL works; Hello World reaches a stream and the owner with its emoji and bold
 link; a hostile payload runs no script and leaves no event-handler attribute in the
 preview; every Bitbucket fixture is sent, with the missing-header case and the owner's
-notice; a dry run shows the same HTML as the real send; a regenerated key lists the URL
+notice; a dry run shows the same HTML as the real send; the preview shows math (KaTeX),
+highlighted code and emoji as Zulip does, in both themes; a regenerated key lists the URL
 built before.
 """
 
@@ -22,7 +23,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
-from a11y import axe_themes, probe, tab_to
+from a11y import axe_themes, probe, set_theme, settle, tab_to
 from a11y import press as press_key
 from conftest import E2EEnv
 from test_app import Ui, content
@@ -31,6 +32,18 @@ from test_app import Ui, content
 DEMO_SITE = "weir-embedded-demo"
 HELLO = {"featured_title": "Tea", "featured_url": "https://en.wikipedia.org/wiki/Tea"}
 HOSTILE_STREAM = '<img src=x onerror="window.__weirPwned=4">'
+# Hello World puts the title into its Markdown as is: this one closes the link and adds
+# a table, inline and display math, highlighted code and an emoji.
+RICH_TITLE = (
+    "Tea](https://en.wikipedia.org/wiki/Tea)** :tada:\n\n"
+    "| Tea | Origin |\n| --- | --- |\n| Sencha | Japan |\n| Darjeeling | India |\n\n"
+    "Steeping time: $$t = \\frac{m}{k} \\sqrt{T}$$\n\n"
+    "```math\n\\int_0^\\infty e^{-x^2} \\, dx = \\frac{\\sqrt{\\pi}}{2}\n```\n\n"
+    # One-space indents: the editor check compares text with whitespace collapsed.
+    "```python\ndef brew(tea: str, minutes: int = 3) -> str:\n"
+    " # steep, then pour\n return f\"{tea} after {minutes} min\"\n```\n\n"
+    "**[More"
+)
 
 flow: dict[str, object] = {}
 
@@ -284,6 +297,55 @@ class TestBotsAndWebhooks:
         ui.wait(lambda d: "#general" in ui.text_of("message-preview"), "the sent message")
         sent = preview_html(ui)
         assert dry and dry == sent, f"dry run {dry!r} != sent {sent!r}"
+
+    def test_the_preview_shows_math_code_and_emoji_as_zulip_does(self, ui: Ui):
+        set_input(ui, "webhook-stream", "general")
+        set_body(ui, json.dumps({"featured_title": RICH_TITLE, "featured_url": HELLO["featured_url"]}))
+        assert send_and_wait(ui, "dry-run") == "200"
+        ui.wait(
+            lambda d: ui.one("message-preview").find_elements(By.CSS_SELECTOR, ".katex-display"),
+            "the math in the preview",
+        )
+        found = ui.driver.execute_script(
+            """
+            const root = document.querySelector('[data-testid=message-preview]');
+            const style = (selector) => getComputedStyle(root.querySelector(selector));
+            return {
+              formulas: root.querySelectorAll('.katex').length,
+              display: root.querySelectorAll('.katex-display').length,
+              errors: root.querySelectorAll('.tex-error').length,
+              mathFont: style('.katex').fontFamily,
+              keywords: [...root.querySelectorAll('.codehilite .k')].map(e => e.textContent),
+              functions: [...root.querySelectorAll('.codehilite .nf')].map(e => e.textContent),
+              comments: [...root.querySelectorAll('.codehilite .c1')].map(e => e.textContent),
+              keywordColor: style('.codehilite .k').color,
+              codeColor: style('.codehilite code').color,
+              emoji: [...root.querySelectorAll('span.emoji')].map(e => e.textContent),
+              cells: [...root.querySelectorAll('table td')].map(e => e.textContent),
+            };
+            """
+        )
+        assert found["formulas"] == 2 and found["display"] == 1, found
+        assert found["errors"] == 0, found
+        assert found["cells"] == ["Sencha", "Japan", "Darjeeling", "India"], found
+        assert "KaTeX_Main" in found["mathFont"], found
+        assert found["keywords"] == ["def", "return"], found
+        assert found["functions"] == ["brew"], found
+        assert found["comments"] == ["# steep, then pour"], found
+        assert found["keywordColor"] != found["codeColor"], found
+        assert "🎉" in found["emoji"], found
+        axe_themes(ui.driver, "bots workbench, math, code and emoji preview")
+        ui.driver.execute_script(
+            "document.querySelector('[data-testid=message-preview]')"
+            ".scrollIntoView({block: 'start'})"
+        )
+        try:
+            for theme in ("light", "dark"):
+                set_theme(ui.driver, theme)
+                settle(ui.driver)
+                ui.screenshot(f"workbench-preview-{theme}")
+        finally:
+            set_theme(ui.driver, None)
 
     def test_regenerating_the_key_lists_the_built_url(self, ui: Ui, e2e: E2EEnv):
         press(ui, bot_row(ui).find_element(By.CSS_SELECTOR, '[data-testid="regenerate-key"]'))

@@ -27,6 +27,7 @@ mod openapi;
 mod rate_limit;
 mod reads;
 mod render;
+mod render_rich;
 mod robustness;
 mod router;
 mod send;

@@ -166,7 +166,14 @@ fn the_real_app_shows_the_demo_and_imports_a_zuliprc_into_the_keyring() {
     );
 
     let shots = screenshots(&artifacts);
-    for expected in ["memberships", "local-server", "bots", "accounts"] {
+    for expected in [
+        "memberships",
+        "local-server",
+        "bots",
+        "accounts",
+        "workbench-preview-light",
+        "workbench-preview-dark",
+    ] {
         assert!(
             shots.contains_key(expected),
             "no screenshot {expected}.png in {}",

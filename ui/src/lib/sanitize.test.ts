@@ -2,7 +2,9 @@
 // DOMPurify is tested where it is supported (jsdom, like the app's WebKit); happy-dom's
 // DOM breaks it, which sanitize.fallback.test.ts covers.
 import { describe, expect, it } from 'vitest';
+import katex from 'katex';
 import { sanitizeMessage, sanitizeMessageHtml, sanitizerWorks } from './sanitize';
+import { KATEX_ATTR } from './sanitize-katex';
 
 /** Every element of a sanitized fragment, for checks over the whole tree. */
 function elements(html: string): Element[] {
@@ -33,6 +35,17 @@ const HOSTILE = [
   '<base href="https://evil.test/"><meta http-equiv="refresh" content="0;url=https://evil.test">',
   '<span class="emoji emoji-1f642" onmouseover="alert(1)">:smile:</span>',
   '<a href="https://ok.test" onclick="alert(1)" target="_top">fine link</a>',
+  '<span style="position:fixed;top:0;left:0;width:100%;height:100%">cover</span>',
+  '<span style="color:red;background-image:url(https://evil.test/x.png)">track</span>',
+  '<span style="height:1em;behavior:url(x.htc)">old IE</span>',
+  '<span style="color:expression(alert(1))">old IE</span>',
+  '<math><mi xlink:href="javascript:alert(1)">x</mi><maction actiontype="statusline">y</maction></math>',
+  '<math><annotation-xml encoding="text/html"><img src=x onerror=alert(1)></annotation-xml></math>',
+  '<svg><a href="javascript:alert(1)"><path d="M0 0"/></a><script>alert(1)</script></svg>',
+  '<svg><foreignObject><iframe src="https://evil.test"></iframe></foreignObject></svg>',
+  '<svg><use href="data:image/svg+xml,<svg id=x onload=alert(1)>#x"/></svg>',
+  '<math><annotation encoding="text/html"><b>x</b></annotation></math>',
+  '<span class="katex-html" aria-hidden="false">x</span><p aria-hidden="true">hidden</p>',
 ];
 
 describe('sanitizeMessage', () => {
@@ -47,7 +60,7 @@ describe('sanitizeMessage', () => {
       expect([
         'script',
         'img',
-        'svg',
+        'circle',
         'iframe',
         'object',
         'embed',
@@ -55,19 +68,65 @@ describe('sanitizeMessage', () => {
         'input',
         'button',
         'style',
-        'math',
+        'mglyph',
         'base',
         'meta',
         'noscript',
       ]).not.toContain(tag);
       for (const attribute of element.attributes) {
-        expect(['href', 'title', 'class', 'aria-label', 'role']).toContain(attribute.name);
+        expect(['href', 'title', 'class', 'aria-label', 'role', ...KATEX_ATTR]).toContain(
+          attribute.name.toLowerCase(),
+        );
+        expect(attribute.name).not.toBe('aria-hidden');
+        expect(attribute.name).not.toBe('style');
         expect(attribute.name.startsWith('on')).toBe(false);
       }
       const href = element.getAttribute('href');
       if (href !== null) expect(href).toMatch(/^(https?:|mailto:|#)/i);
     }
     expect(sanitizeMessageHtml(payload).toLowerCase()).not.toContain('<script');
+  });
+
+  it("keeps KaTeX's math: MathML, its visual copy and layout styles", () => {
+    for (const [tex, displayMode] of [
+      ['\\Phi_E = \\oint E \\cdot dA', false],
+      ['\\sqrt{\\frac{a}{b}} \\xrightarrow{f} \\begin{pmatrix}1&2\\\\3&4\\end{pmatrix}', true],
+      ['\\begin{array}{c|c}a&b\\\\\\hline c&d\\end{array} \\cancel{x} \\boxed{y}', true],
+      ['\\color{red}{x} \\colorbox{yellow}{y} \\fcolorbox{red}{blue}{z}', false],
+      ['\\overbrace{ab}^{n} \\underbrace{cd}_{m} \\widehat{xy} \\binom{n}{k}', true],
+    ] as const) {
+      const html = katex.renderToString(tex, { displayMode, throwOnError: true });
+      const original = document.createElement('div');
+      original.innerHTML = html;
+      const holder = document.createElement('div');
+      holder.append(sanitizeMessage(html));
+      // Every element and every attribute survive.
+      const before = [...original.querySelectorAll('*')];
+      const after = [...holder.querySelectorAll('*')];
+      expect(after.map((e) => e.tagName)).toEqual(before.map((e) => e.tagName));
+      after.forEach((element, index) => {
+        const attributes = (e: Element) =>
+          [...e.attributes]
+            .map((a) => `${a.name}=${a.value}`)
+            .filter((a) => !a.startsWith('xmlns'))
+            .sort();
+        expect(attributes(element)).toEqual(attributes(before[index] as Element));
+      });
+      expect(holder.querySelector('.katex-html')?.getAttribute('aria-hidden')).toBe('true');
+      expect(holder.querySelector('annotation')?.textContent).toBe(tex);
+    }
+  });
+
+  it("keeps Zulip's highlighted code and tables", () => {
+    const html =
+      '<div class="codehilite" data-code-language="Python"><pre><span></span><code>' +
+      '<span class="k">def</span> <span class="nf">f</span></code></pre></div>' +
+      '<table><thead><tr><th>a</th></tr></thead><tbody><tr><td>1</td></tr></tbody></table>';
+    const holder = document.createElement('div');
+    holder.append(sanitizeMessage(html));
+    expect(holder.querySelector('.codehilite code .k')?.textContent).toBe('def');
+    expect(holder.querySelector('.codehilite code .nf')?.textContent).toBe('f');
+    expect(holder.querySelector('table tbody td')?.textContent).toBe('1');
   });
 
   it("keeps Zulip's text formatting: bold, links, code, emoji", () => {

@@ -2,9 +2,12 @@
  * Rendered message HTML comes from a server that rendered a payload anyone could send:
  * it is untrusted. It is shown only after this strict allow-list (DOMPurify), on top of
  * the server's own sanitizing and the app's CSP (no inline scripts):
- * - only the tags Zulip's Markdown produces for text (no img, iframe, form, svg, style);
- * - only `href`, `title`, `class`, `aria-label` and `role` attributes, so no event
- *   handlers and no inline styles;
+ * - only the tags Zulip's Markdown produces for text (no img, iframe, form, style), plus
+ *   the MathML and the three SVG elements (`svg`, `path`, `line`) of KaTeX's math;
+ * - only `href`, `title`, `class`, `aria-label` and `role` attributes, KaTeX's MathML
+ *   and SVG geometry attributes, `aria-hidden="true"`, and `style` only when every
+ *   declaration is a layout property KaTeX sets with a plain value (no `url(…)`, no
+ *   functions): so no event handlers and no styles that load or hide anything;
  * - links only to `http(s):`, `mailto:` or in-page `#…` targets;
  * - class names only from `[a-z0-9_-]`.
  *
@@ -13,6 +16,7 @@
  */
 import DOMPurify from 'dompurify';
 import { showEmoji, zulipLogoAsText } from './emoji';
+import { KATEX_ATTR, KATEX_TAGS, safeKatexAttribute } from './sanitize-katex';
 
 const ALLOWED_TAGS = [
   'a',
@@ -47,8 +51,9 @@ const ALLOWED_TAGS = [
   'thead',
   'tr',
   'ul',
+  ...KATEX_TAGS,
 ];
-const ALLOWED_ATTR = ['href', 'title', 'class', 'aria-label', 'role'];
+const ALLOWED_ATTR = ['href', 'title', 'class', 'aria-label', 'role', ...KATEX_ATTR];
 const SAFE_LINK = /^(?:https?:|mailto:|#)/i;
 const SAFE_CLASS = /^[a-z0-9_-]+$/i;
 
@@ -57,6 +62,8 @@ const CONFIG = {
   ALLOWED_ATTR,
   ALLOW_DATA_ATTR: false,
   ALLOWED_URI_REGEXP: SAFE_LINK,
+  // KaTeX's attributes hold words and numbers, not URLs: checked in the hook instead.
+  ADD_URI_SAFE_ATTR: KATEX_ATTR,
   KEEP_CONTENT: true,
 };
 
@@ -70,9 +77,17 @@ const PROBE = '<img src="x" onerror="1"><a href="javascript:1" onclick="1">a</a>
 function configured(): Purifier | false {
   if (purifier !== null) return purifier;
   const instance = DOMPurify(window);
-  instance.addHook('uponSanitizeAttribute', (_node, data) => {
-    // DOMPurify allows every aria-* attribute; Zulip's messages use only aria-label.
-    if (data.attrName.startsWith('aria-') && data.attrName !== 'aria-label') {
+  instance.addHook('uponSanitizeAttribute', (node, data) => {
+    // DOMPurify allows every aria-* attribute; Zulip's messages use only aria-label
+    // (and KaTeX aria-hidden="true" on its visual copy of the math).
+    if (
+      data.attrName.startsWith('aria-') &&
+      data.attrName !== 'aria-label' &&
+      data.attrName !== 'aria-hidden'
+    ) {
+      data.keepAttr = false;
+    }
+    if (!safeKatexAttribute(node, data.attrName, data.attrValue)) {
       data.keepAttr = false;
     }
     if (data.attrName === 'href' && !SAFE_LINK.test(data.attrValue.trim())) {

@@ -130,6 +130,15 @@ impl Accessible {
     }
 }
 
+/// Runs CPU work (rendering stream descriptions) on the blocking pool.
+async fn off_async<T: Send + 'static>(
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, Error> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|error| Error::Internal(format!("rendering stopped: {error}")))
+}
+
 /// The streams `caller` can access, with every stream's subscribers.
 async fn accessible_streams(state: &AppState, caller: &Caller) -> Result<Vec<Accessible>, Error> {
     let caller = caller.clone();
@@ -178,16 +187,21 @@ pub async fn get_streams(
         return Err(ApiError::bad_request("User not authorized for this query").into());
     }
     let now = now_unix();
-    let streams: Vec<Stream> = accessible_streams(&state, &caller)
-        .await?
-        .into_iter()
-        .filter(|found| {
-            include_all
-                || (include_subscribed && found.subscribed)
-                || (include_public && !found.stream.invite_only && !caller.is_guest())
-        })
-        .map(|found| found.dto(now))
-        .collect();
+    let found = accessible_streams(&state, &caller).await?;
+    let guest = caller.is_guest();
+    // Descriptions are rendered Markdown (math, code): CPU work, off the async threads.
+    let streams: Vec<Stream> = off_async(move || {
+        found
+            .into_iter()
+            .filter(|found| {
+                include_all
+                    || (include_subscribed && found.subscribed)
+                    || (include_public && !found.stream.invite_only && !guest)
+            })
+            .map(|found| found.dto(now))
+            .collect()
+    })
+    .await?;
     success(json!({ "streams": streams }), params.into_ignored())
 }
 
@@ -198,16 +212,19 @@ pub async fn get_subscriptions(
 ) -> ApiResult {
     let include_subscribers = params.take_bool("include_subscribers", false)?;
     let now = now_unix();
-    let subscriptions: Vec<Subscription> = accessible_streams(&state, &caller)
-        .await?
-        .into_iter()
-        .filter(|found| found.subscribed)
-        .map(|found| {
-            let mut stream = found.dto(now);
-            stream.subscribers = include_subscribers.then_some(found.subscribers);
-            subscription_dto(stream)
-        })
-        .collect();
+    let found = accessible_streams(&state, &caller).await?;
+    let subscriptions: Vec<Subscription> = off_async(move || {
+        found
+            .into_iter()
+            .filter(|found| found.subscribed)
+            .map(|found| {
+                let mut stream = found.dto(now);
+                stream.subscribers = include_subscribers.then_some(found.subscribers);
+                subscription_dto(stream)
+            })
+            .collect()
+    })
+    .await?;
     success(
         json!({ "subscriptions": subscriptions }),
         params.into_ignored(),

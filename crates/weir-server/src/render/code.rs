@@ -1,24 +1,55 @@
-//! Zulip's code-block markup: the `codehilite` wrapper Pygments produces,
-//! minus the syntax-highlighting spans (clients render fine without them).
+//! Zulip's code-block markup: the `codehilite` wrapper Pygments produces, with
+//! the code highlighted (`highlight.rs`) when the fence names a known language.
 
+use super::highlight::{find, push_highlighted};
 use super::sanitize::{escape_attr, escape_code};
 
 /// Appends a code block; `lang` is the fence's language tag, possibly empty.
 pub(super) fn push_code_block(out: &mut String, lang: &str, text: &str) {
+    // Zulip lower-cases the tag; an unknown one is still shown, as typed.
+    let lang = lang.to_lowercase();
     out.push_str("<div class=\"codehilite\"");
     if !lang.is_empty() {
         out.push_str(" data-code-language=\"");
-        escape_attr(out, pygments_name(lang).unwrap_or(lang));
+        escape_attr(out, pygments_name(&lang).unwrap_or(&lang));
         out.push('"');
     }
     out.push_str("><pre><span></span><code>");
     // Like Pygments: no leading/trailing blank lines, no trailing whitespace,
     // and always a final newline.
-    for line in text.trim_matches(['\n', '\r']).split('\n') {
-        escape_code(out, line.trim_end());
-        out.push('\n');
+    let lines: Vec<&str> = text
+        .trim_matches(['\n', '\r'])
+        .split('\n')
+        .map(str::trim_end)
+        .collect();
+    let grammar = if lang.is_empty() {
+        None
+    } else {
+        find(&lang, grammar_alias(&lang))
+    };
+    match grammar {
+        Some(syntax) => push_highlighted(out, syntax, &lines),
+        None => {
+            for line in lines {
+                escape_code(out, line);
+                out.push('\n');
+            }
+        }
     }
     out.push_str("</code></pre></div>\n");
+}
+
+/// The grammar to try for tags whose own name syntect does not know.
+fn grammar_alias(lang: &str) -> Option<&'static str> {
+    Some(match lang {
+        "py2" | "python2" | "py3" | "python3" => "python",
+        "console" | "shell-session" | "zsh" | "shell" => "bash",
+        "latex" => "tex",
+        "golang" => "go",
+        "c++" => "cpp",
+        "c#" | "csharp" => "cs",
+        _ => return None,
+    })
 }
 
 /// Pygments' display name for common language tags, which Zulip puts in
@@ -82,6 +113,19 @@ mod tests {
             render("", "\n\nx = 1  \n\n  y\t\n\n"),
             "<div class=\"codehilite\"><pre><span></span><code>x = 1\n\n  y\n</code></pre></div>\n"
         );
+    }
+
+    #[test]
+    fn known_languages_are_highlighted_unknown_ones_tagged_as_typed() {
+        assert!(render("py", "x = 1").contains("<span class=\"mi\">1</span>"));
+        assert!(render("py2", "x = 1").contains("data-code-language=\"Python 2.x\""));
+        assert!(render("py2", "x = 1").contains("<span class=\"mi\">1</span>"));
+        assert_eq!(
+            render("InventedLanguage", "x = 1"),
+            "<div class=\"codehilite\" data-code-language=\"inventedlanguage\"><pre><span>\
+             </span><code>x = 1\n</code></pre></div>\n"
+        );
+        assert!(!render("text", "x = 1").contains("<span class"));
     }
 
     #[test]

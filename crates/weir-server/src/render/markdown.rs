@@ -668,6 +668,8 @@ impl<'o, 's, 'm> Writer<'o, 's, 'm> {
             render_into(self.out, &code.text, self.depth + 1, self.mentions);
             self.block_start();
             self.out.push_str("</div></div>\n");
+        } else if lang.eq_ignore_ascii_case("math") {
+            super::math::push_display(self.out, &restore(&code.text, self.mentions));
         } else {
             push_code_block(self.out, lang, &restore(&code.text, self.mentions));
         }
@@ -951,7 +953,8 @@ mod tests {
         assert_eq!(
             render("``` python\nprint('<hi>')\n```"),
             "<div class=\"codehilite\" data-code-language=\"Python\"><pre><span></span><code>\
-             print(&#39;&lt;hi&gt;&#39;)\n</code></pre></div>"
+             <span class=\"nb\">print</span><span class=\"p\">(</span><span class=\"s1\">&#39;\
+             &lt;hi&gt;&#39;</span><span class=\"p\">)</span>\n</code></pre></div>"
         );
         assert_eq!(
             render("```inventedlanguage\nx\n```"),

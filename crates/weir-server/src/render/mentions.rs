@@ -44,6 +44,21 @@ pub(super) struct Mention {
 }
 
 impl Mention {
+    /// Any placeholder-borne HTML (inline math uses these too, see `math.rs`).
+    pub(super) fn new(html: String, source: String) -> Self {
+        Self { html, source }
+    }
+
+    /// The placeholder text standing for the `index`th entry.
+    pub(super) fn placeholder(index: usize) -> String {
+        format!("{OPEN}{index}{CLOSE}")
+    }
+
+    #[cfg(test)]
+    pub(super) fn html(&self) -> &str {
+        &self.html
+    }
+
     /// Whether the HTML is a link (a channel), which must not nest inside another link.
     fn is_link(&self) -> bool {
         self.html.starts_with("<a ")
@@ -52,15 +67,23 @@ impl Mention {
 
 /// Renders `source` with its mentions resolved through `directory`.
 pub fn render_with_mentions(source: &str, directory: &dyn Directory) -> String {
-    if source.contains(OPEN) || source.contains(CLOSE) {
+    let _budget = super::budget::start();
+    if has_placeholders(source) {
         return super::markdown::render(source);
     }
     let (marked, mentions) = mark_mentions(source, directory);
-    let html = super::markdown::render_with(&marked, &mentions);
+    let (marked, spans) = super::math::mark_inline(&marked, mentions);
+    let html = super::markdown::render_with(&marked, &spans);
     match directory.realm_url() {
         Some(realm) => relative_local_links(html, &realm),
         None => html,
     }
+}
+
+/// Whether `source` holds the placeholder characters itself (then it is rendered
+/// without mentions or inline math, which could not be told apart from it).
+pub(super) fn has_placeholders(source: &str) -> bool {
+    source.contains(OPEN) || source.contains(CLOSE)
 }
 
 /// Zulip's `rewrite_local_links_to_relative`: links into the organization's own

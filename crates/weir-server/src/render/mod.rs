@@ -6,13 +6,18 @@
 //! `mailto`, `tel`, `sms` and relative URLs ever become `href`s (see `sanitize.rs`).
 
 mod blocks;
+mod budget;
 mod code;
 mod emoji;
 mod fences;
 mod group_mentions;
+mod highlight;
 mod inline;
+mod katex;
+mod katex_check;
 mod linkify;
 mod markdown;
+mod math;
 mod mentions;
 mod sanitize;
 mod timestamp;
@@ -176,7 +181,10 @@ mod tests {
     /// No tag may be emitted except the ones the renderer itself produces.
     fn assert_only_known_tags(html: &str, source: &str) {
         const ALLOWED: &str = "p br hr strong em del a code pre span div ul ol li blockquote h1 h2 h3 h4 h5 h6 \
-             table thead tbody tr th td time";
+             table thead tbody tr th td time \
+             math semantics annotation mrow mi mn mo ms mtext mspace msup msub msubsup mfrac \
+             msqrt mroot mover munder munderover mtable mtr mtd mstyle mpadded mphantom \
+             menclose svg path line";
         for piece in html.split('<').skip(1) {
             let name: String = piece
                 .trim_start_matches('/')
@@ -292,6 +300,64 @@ mod tests {
             let bytes: Vec<u8> = (0..len).map(|_| (rng.next() & 0xff) as u8).collect();
             let source = String::from_utf8_lossy(&bytes);
             assert_only_known_tags(&render_markdown(&source), &source);
+        }
+    }
+
+    /// Text with the tags taken out and the escapes undone, to check none was lost.
+    fn text_of(html: &str) -> String {
+        let mut text = String::new();
+        let mut in_tag = false;
+        for c in html.chars() {
+            match c {
+                '<' => in_tag = true,
+                '>' => in_tag = false,
+                c if !in_tag => text.push(c),
+                _ => {}
+            }
+        }
+        text.replace("&lt;", "<")
+            .replace("&gt;", ">")
+            .replace("&quot;", "\"")
+            .replace("&#39;", "'")
+            .replace("&amp;", "&")
+    }
+
+    #[test]
+    fn largest_code_blocks_render_whole() {
+        for (lang, unit) in [
+            ("python", "def f(x): return x + '<' # c\n"),
+            ("js", "var s = \"a\\\"b\"; /* </code> */\n"),
+            ("python", "'''\n"),
+            ("html", "<a href=\"\n"),
+            ("rust", "fn main() { let x: u8 = 0x1f; }\n"),
+        ] {
+            let code = unit.repeat(9_900 / unit.len());
+            let html = render_markdown(&format!("```{lang}\n{code}```"));
+            assert_only_known_tags(&html, lang);
+            assert_eq!(text_of(&html), code, "{lang}");
+        }
+        // One line longer than any the highlighter takes on.
+        let line = "x = (".repeat(2_000);
+        let html = render_markdown(&format!("```python\n{line}\n```"));
+        assert_eq!(text_of(&html), format!("{line}\n"));
+    }
+
+    #[test]
+    fn largest_and_hostile_formulas_render_or_fail_cleanly() {
+        let sum: String = (0..700).map(|i| format!("x_{{{i}}} + ")).collect();
+        for source in [
+            format!("```math\n{sum}1\n```"),
+            format!("$${sum}1$$"),
+            format!("```math\n{}x{}\n```", "{".repeat(4_000), "}".repeat(4_000)),
+            format!("$${}$$", "\\sqrt{".repeat(1_000)),
+            "$$\\def\\a{\\a\\a}\\a$$".to_owned(),
+            "$$\\href{javascript:alert(1)}{x}$$ $$\\htmlStyle{color:red}{x}$$".to_owned(),
+            "$$x$$ ".repeat(300),
+        ] {
+            let html = render_markdown(&source);
+            assert_only_known_tags(&html, "math");
+            assert!(html.contains("katex") || html.contains("tex-error"));
+            assert!(!html.contains("javascript:") || !html.contains("href=\"javascript"));
         }
     }
 

@@ -1,0 +1,432 @@
+//! Syntax highlighting of fenced code, as Zulip's Pygments does it: each token in a
+//! `<span>` whose class is Pygments' short token name (`k`, `nf`, `s2`, `mi`, …), so
+//! Zulip's stylesheets colour it. The tokens come from syntect (Sublime Text grammars,
+//! pure-Rust regexes); [`TABLE`] (and [`TEX`] for TeX) map its TextMate scopes to
+//! Pygments' names. The output is close to Pygments', not byte-identical (see
+//! docs/zulip-compatibility.md).
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::OnceLock;
+
+use syntect::parsing::{ParseState, ScopeStack, SyntaxReference, SyntaxSet};
+
+use super::budget;
+use super::sanitize::escape_code;
+
+/// Lines longer than this are shown plain: grammar regexes can be superlinear on one
+/// huge line, and nobody reads such a line for its colours.
+const MAX_LINE_BYTES: usize = 2_000;
+
+/// A block's first this-many bytes are highlighted, the rest shown plain: the most a
+/// message holds, so in practice all of it, at a cost bounded however the text reads.
+const MAX_BLOCK_BYTES: usize = 12_000;
+
+/// The grammars syntect ships, loaded once (tens of milliseconds) on first use.
+fn syntaxes() -> &'static SyntaxSet {
+    static SET: OnceLock<SyntaxSet> = OnceLock::new();
+    SET.get()
+        .unwrap_or_else(|| budget::excluding(|| SET.get_or_init(SyntaxSet::load_defaults_newlines)))
+}
+
+/// The grammar for a fence's language tag (`py`, `python`, `rs`…), or for Pygments'
+/// name of it (`Python 2.x` → none, so `python` is tried through `alias`).
+pub(super) fn find(tag: &str, alias: Option<&str>) -> Option<&'static SyntaxReference> {
+    let set = syntaxes();
+    let lower = tag.to_ascii_lowercase();
+    set.find_syntax_by_token(&lower)
+        .or_else(|| alias.and_then(|name| set.find_syntax_by_token(name)))
+        .filter(|syntax| syntax.name != "Plain Text")
+}
+
+/// Appends `lines` (already stripped as Pygments strips them) highlighted with
+/// `syntax`. Past the message's budget, or should the grammar engine fail, the rest
+/// is escaped plain text: a code block never loses its text.
+pub(super) fn push_highlighted(out: &mut String, syntax: &SyntaxReference, lines: &[&str]) {
+    let set = syntaxes();
+    let mut state = ParseState::new(syntax);
+    let mut stack = ScopeStack::new();
+    let flavor = Flavor::of(syntax);
+    let mut plain_from = lines.len();
+    let mut bytes = 0usize;
+    for (index, line) in lines.iter().enumerate() {
+        bytes = bytes.saturating_add(line.len() + 1);
+        if budget::exhausted() || line.len() > MAX_LINE_BYTES || bytes > MAX_BLOCK_BYTES {
+            plain_from = index;
+            break;
+        }
+        let with_newline = format!("{line}\n");
+        let mut html = String::with_capacity(line.len() * 2);
+        let parsed = catch_unwind(AssertUnwindSafe(|| {
+            push_line(
+                &mut html,
+                &with_newline,
+                set,
+                &mut state,
+                &mut stack,
+                flavor,
+            )
+        }));
+        if !matches!(parsed, Ok(true)) {
+            plain_from = index;
+            break;
+        }
+        out.push_str(&html);
+    }
+    for line in lines.iter().skip(plain_from) {
+        escape_code(out, line);
+        out.push('\n');
+    }
+}
+
+/// One line with its newline; `false` when the grammar engine refused it.
+fn push_line(
+    out: &mut String,
+    line: &str,
+    set: &SyntaxSet,
+    state: &mut ParseState,
+    stack: &mut ScopeStack,
+    flavor: Flavor,
+) -> bool {
+    let Ok(ops) = state.parse_line(line, set) else {
+        return false;
+    };
+    let mut tokens = Tokens {
+        runs: Vec::new(),
+        flavor,
+    };
+    let mut at = 0;
+    for (offset, op) in ops {
+        let offset = offset.min(line.len());
+        if offset > at {
+            tokens.push(
+                line.get(at..offset).unwrap_or_default(),
+                class_of(stack, flavor),
+            );
+            at = offset;
+        }
+        if stack.apply(&op).is_err() {
+            return false;
+        }
+    }
+    tokens.push(line.get(at..).unwrap_or_default(), class_of(stack, flavor));
+    tokens.write(out);
+    true
+}
+
+/// Adjacent text of one class merged, as Pygments merges a token's pieces.
+struct Tokens {
+    runs: Vec<(String, Option<&'static str>)>,
+    flavor: Flavor,
+}
+
+/// Where Pygments' lexers differ by family of language.
+#[derive(Clone, Copy, PartialEq)]
+enum Flavor {
+    Code,
+    /// Pygments' Python lexer marks `self` and `cls` as builtins (`bp`) everywhere.
+    Python,
+    /// Markup (HTML, Markdown…): prose is plain text, not names.
+    Markup,
+    /// TeX: commands are keywords (`k`), braces builtins (`nb`), the rest plain.
+    Tex,
+}
+
+impl Flavor {
+    fn of(syntax: &SyntaxReference) -> Self {
+        let scope = syntax.scope.build_string();
+        if syntax.name == "Python" {
+            Self::Python
+        } else if scope.starts_with("text.tex") {
+            Self::Tex
+        } else if scope.starts_with("text.") {
+            Self::Markup
+        } else {
+            Self::Code
+        }
+    }
+}
+
+impl Tokens {
+    fn push(&mut self, text: &str, class: Option<&'static str>) {
+        if text.is_empty() {
+            return;
+        }
+        // Unclassified words are names (`n`), as Pygments' lexers make them.
+        let code = !matches!(self.flavor, Flavor::Markup | Flavor::Tex);
+        if code && (class.is_none() || class == Some("n")) {
+            for piece in split_words(text) {
+                let word = piece.chars().next().is_some_and(is_word_char);
+                self.push_run(piece, word.then_some("n"));
+            }
+            return;
+        }
+        self.push_run(text, class);
+    }
+
+    fn push_run(&mut self, text: &str, class: Option<&'static str>) {
+        let class = match class {
+            Some("n") if self.flavor == Flavor::Python && matches!(text, "self" | "cls") => {
+                Some("bp")
+            }
+            other => other,
+        };
+        match self.runs.last_mut() {
+            Some((run, last)) if *last == class => run.push_str(text),
+            _ => self.runs.push((text.to_owned(), class)),
+        }
+    }
+
+    /// Whitespace at a token's edges stays outside its span (Pygments' `Text`), except
+    /// in strings and comments, whose spaces are part of them.
+    fn write(&self, out: &mut String) {
+        for (text, class) in &self.runs {
+            let Some(class) = class else {
+                escape_code(out, text);
+                continue;
+            };
+            let keeps_spaces = class.starts_with('s') || class.starts_with('c');
+            let (lead, body, trail) = if keeps_spaces {
+                let body = text.trim_end_matches(['\n', '\r']);
+                ("", body, &text[body.len()..])
+            } else {
+                split_edges(text)
+            };
+            escape_code(out, lead);
+            if !body.is_empty() {
+                out.push_str("<span class=\"");
+                out.push_str(class);
+                out.push_str("\">");
+                escape_code(out, body);
+                out.push_str("</span>");
+            }
+            escape_code(out, trail);
+        }
+    }
+}
+
+fn is_word_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+/// `text` cut into alternating runs of word and non-word characters.
+fn split_words(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        let first = rest.chars().next()?;
+        let word = is_word_char(first);
+        let end = rest
+            .char_indices()
+            .find(|(_, c)| is_word_char(*c) != word)
+            .map_or(rest.len(), |(i, _)| i);
+        let (piece, tail) = rest.split_at(end);
+        rest = tail;
+        Some(piece)
+    })
+}
+
+/// `(leading whitespace, body, trailing whitespace)`.
+fn split_edges(text: &str) -> (&str, &str, &str) {
+    let body = text.trim_start();
+    let lead = &text[..text.len() - body.len()];
+    let trimmed = body.trim_end();
+    let trail = &body[trimmed.len()..];
+    (lead, trimmed, trail)
+}
+
+/// The Pygments class of the innermost scope that has one.
+fn class_of(stack: &ScopeStack, flavor: Flavor) -> Option<&'static str> {
+    for scope in stack.as_slice().iter().rev() {
+        let name = scope.build_string();
+        let found = match flavor {
+            Flavor::Tex => lookup(TEX, &name),
+            _ => lookup(TABLE, &name),
+        };
+        match found {
+            Some(Class::Is(class)) => return Some(class),
+            Some(Class::Defer) | None => {}
+        }
+    }
+    None
+}
+
+/// What a scope says about its text.
+#[derive(Clone, Copy)]
+enum Class {
+    Is(&'static str),
+    /// A delimiter that takes its class from the enclosing string or comment.
+    Defer,
+}
+
+/// The first entry that is `scope` or a dotted prefix of it.
+fn lookup(table: &[(&str, Class)], scope: &str) -> Option<Class> {
+    table
+        .iter()
+        .find(|(prefix, _)| {
+            scope == *prefix
+                || scope
+                    .strip_prefix(prefix)
+                    .is_some_and(|rest| rest.starts_with('.'))
+        })
+        .map(|(_, class)| *class)
+}
+
+/// Pygments' TeX lexer: `\command` is `k`, `{`/`}` are `nb`, `%…` is `c`.
+const TEX: &[(&str, Class)] = &[
+    ("punctuation.definition.backslash", Class::Defer),
+    ("support.function", Class::Is("k")),
+    ("keyword", Class::Is("k")),
+    ("storage", Class::Is("k")),
+    ("punctuation.definition.group", Class::Is("nb")),
+    ("punctuation.section.group", Class::Is("nb")),
+    ("comment", Class::Is("c")),
+    ("string.other.math", Class::Is("s")),
+];
+
+/// TextMate scopes to Pygments' short classes, specific prefixes before general ones.
+const TABLE: &[(&str, Class)] = &[
+    ("punctuation.definition.string", Class::Defer),
+    ("punctuation.definition.comment", Class::Defer),
+    ("punctuation.section.interpolation", Class::Is("si")),
+    ("punctuation.definition.tag", Class::Is("p")),
+    ("comment.line", Class::Is("c1")),
+    ("comment.block.documentation", Class::Is("cs")),
+    ("comment.block", Class::Is("cm")),
+    ("comment", Class::Is("c")),
+    ("constant.character.escape", Class::Is("se")),
+    ("string.quoted.docstring", Class::Is("sd")),
+    ("comment.block.documentation.python", Class::Is("sd")),
+    ("string.quoted.double.block", Class::Is("sd")),
+    ("string.quoted.single.block", Class::Is("sd")),
+    ("string.quoted.double", Class::Is("s2")),
+    ("string.quoted.single", Class::Is("s1")),
+    ("string.quoted.other", Class::Is("sb")),
+    ("string.regexp", Class::Is("sr")),
+    ("string.interpolated", Class::Is("si")),
+    ("string.unquoted", Class::Is("s")),
+    ("string", Class::Is("s")),
+    ("constant.numeric.integer.hexadecimal", Class::Is("mh")),
+    ("constant.numeric.hex", Class::Is("mh")),
+    ("constant.numeric.integer.octal", Class::Is("mo")),
+    ("constant.numeric.octal", Class::Is("mo")),
+    ("constant.numeric.integer.binary", Class::Is("mb")),
+    ("constant.numeric.binary", Class::Is("mb")),
+    ("constant.numeric.float", Class::Is("mf")),
+    ("constant.numeric.integer", Class::Is("mi")),
+    ("constant.numeric", Class::Is("m")),
+    ("constant.language", Class::Is("kc")),
+    ("constant.character", Class::Is("sc")),
+    ("constant.other.placeholder", Class::Is("si")),
+    ("constant", Class::Is("no")),
+    ("keyword.operator.word", Class::Is("ow")),
+    ("keyword.operator.logical.python", Class::Is("ow")),
+    ("keyword.operator", Class::Is("o")),
+    ("keyword.control.import", Class::Is("kn")),
+    ("keyword.other.import", Class::Is("kn")),
+    ("keyword.declaration", Class::Is("kd")),
+    ("keyword", Class::Is("k")),
+    ("storage.type.function", Class::Is("k")),
+    ("storage.type.class", Class::Is("k")),
+    ("storage.modifier", Class::Is("kd")),
+    ("storage.type.js", Class::Is("kd")),
+    ("storage.type", Class::Is("kt")),
+    ("storage", Class::Is("k")),
+    ("entity.name.function", Class::Is("nf")),
+    ("entity.name.class", Class::Is("nc")),
+    ("entity.name.struct", Class::Is("nc")),
+    ("entity.name.enum", Class::Is("nc")),
+    ("entity.name.type", Class::Is("nc")),
+    ("entity.other.inherited-class", Class::Is("nc")),
+    ("entity.name.namespace", Class::Is("nn")),
+    ("entity.name.tag", Class::Is("nt")),
+    ("entity.name.label", Class::Is("nl")),
+    ("entity.name.constant", Class::Is("no")),
+    ("entity.other.attribute-name", Class::Is("na")),
+    ("entity.name", Class::Is("n")),
+    ("support.type.exception", Class::Is("ne")),
+    ("support.function", Class::Is("nb")),
+    ("support.type", Class::Is("nb")),
+    ("support.class", Class::Is("nc")),
+    ("support.constant", Class::Is("no")),
+    ("support", Class::Is("nb")),
+    ("variable.language", Class::Is("bp")),
+    ("variable.other.constant", Class::Is("no")),
+    ("variable", Class::Is("n")),
+    ("markup.heading", Class::Is("gh")),
+    ("markup.inserted", Class::Is("gi")),
+    ("markup.deleted", Class::Is("gd")),
+    ("markup.bold", Class::Is("gs")),
+    ("markup.italic", Class::Is("ge")),
+    ("meta.diff.header", Class::Is("gu")),
+    ("meta.annotation", Class::Is("nd")),
+    ("punctuation", Class::Is("p")),
+    ("invalid", Class::Is("err")),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn highlight(tag: &str, code: &str) -> String {
+        let syntax = find(tag, None).expect("a grammar");
+        let lines: Vec<&str> = code.lines().collect();
+        let mut out = String::new();
+        push_highlighted(&mut out, syntax, &lines);
+        out
+    }
+
+    #[test]
+    fn python_matches_pygments_on_zulips_example() {
+        assert_eq!(
+            highlight("python", "def speak(self):\n    x = 1"),
+            "<span class=\"k\">def</span> <span class=\"nf\">speak</span><span class=\"p\">(\
+             </span><span class=\"bp\">self</span><span class=\"p\">):</span>\n    \
+             <span class=\"n\">x</span> <span class=\"o\">=</span> <span class=\"mi\">1</span>\n"
+        );
+    }
+
+    #[test]
+    fn strings_comments_and_markup_are_escaped_inside_spans() {
+        let html = highlight("js", "let s = \"<b>\"; // </code>");
+        assert!(
+            html.contains("<span class=\"s2\">&quot;&lt;b&gt;&quot;</span>"),
+            "{html}"
+        );
+        assert!(
+            html.contains("<span class=\"c1\">// &lt;/code&gt;"),
+            "{html}"
+        );
+        assert!(!html.contains("<b>") && !html.contains("</code>"), "{html}");
+    }
+
+    /// Zulip's corpus case `tex_fenced_tex`.
+    #[test]
+    fn tex_matches_pygments_on_zulips_example() {
+        assert_eq!(
+            highlight("tex", "\\pi \\textbf{ is not } 3.14"),
+            "<span class=\"k\">\\pi</span> <span class=\"k\">\\textbf</span><span \
+             class=\"nb\">{</span> is not <span class=\"nb\">}</span> 3.14\n"
+        );
+    }
+
+    #[test]
+    fn unknown_tags_have_no_grammar() {
+        assert!(find("inventedlanguage", None).is_none());
+        assert!(find("text", None).is_none());
+        assert!(find("py2", Some("python")).is_some());
+    }
+
+    #[test]
+    fn over_long_lines_stay_plain_and_whole() {
+        let long = "x".repeat(MAX_LINE_BYTES + 1);
+        let html = highlight("python", &format!("a = 1\n{long}\nb = 2"));
+        assert!(html.starts_with("<span class=\"n\">a</span>"));
+        assert!(html.ends_with(&format!("{long}\nb = 2\n")));
+    }
+
+    #[test]
+    fn a_spent_budget_leaves_the_code_plain() {
+        let _scope = budget::start();
+        budget::force_exhausted();
+        assert_eq!(highlight("python", "x = '<'"), "x = &#39;&lt;&#39;\n");
+    }
+}
