@@ -4,11 +4,12 @@
  * the server's own sanitizing and the app's CSP (no inline scripts):
  * - only the tags Zulip's Markdown produces for text (no img, iframe, form, style), plus
  *   the MathML and the three SVG elements (`svg`, `path`, `line`) of KaTeX's math;
- * - only `href`, `title`, `class`, `aria-label` and `role` attributes, KaTeX's MathML
+ * - only `href`, `title`, `class`, `aria-label`, `role` and `datetime` attributes, KaTeX's MathML
  *   and SVG geometry attributes, `aria-hidden="true"`, and `style` only when every
  *   declaration is a layout property KaTeX sets with a plain value (no `url(…)`, no
  *   functions): so no event handlers and no styles that load or hide anything;
- * - links only to `http(s):`, `mailto:` or in-page `#…` targets;
+ * - links only to `http(s):`, `mailto:`, `tel:`, `sms:` or in-page `#…` targets;
+ * - Zulip's `<time datetime>`, shown as the reader's local time (`timestamps.ts`);
  * - class names only from `[a-z0-9_-]`.
  *
  * Before first use the sanitizer checks itself on a hostile probe; a DOM in which it
@@ -17,6 +18,7 @@
 import DOMPurify from 'dompurify';
 import { showEmoji, zulipLogoAsText } from './emoji';
 import { KATEX_ATTR, KATEX_TAGS, safeKatexAttribute } from './sanitize-katex';
+import { showTimestamps } from './timestamps';
 
 const ALLOWED_TAGS = [
   'a',
@@ -49,21 +51,25 @@ const ALLOWED_TAGS = [
   'td',
   'th',
   'thead',
+  'time',
   'tr',
   'ul',
   ...KATEX_TAGS,
 ];
-const ALLOWED_ATTR = ['href', 'title', 'class', 'aria-label', 'role', ...KATEX_ATTR];
-const SAFE_LINK = /^(?:https?:|mailto:|#)/i;
+const ALLOWED_ATTR = ['href', 'title', 'class', 'aria-label', 'role', 'datetime', ...KATEX_ATTR];
+const SAFE_LINK = /^(?:https?:|mailto:|tel:|sms:|#)/i;
 const SAFE_CLASS = /^[a-z0-9_-]+$/i;
+/** What weir-server and Zulip write in `<time datetime>`: an ISO 8601 moment. */
+const ISO_MOMENT = /^[0-9T:.Z+-]{1,40}$/;
 
 const CONFIG = {
   ALLOWED_TAGS,
   ALLOWED_ATTR,
   ALLOW_DATA_ATTR: false,
   ALLOWED_URI_REGEXP: SAFE_LINK,
-  // KaTeX's attributes hold words and numbers, not URLs: checked in the hook instead.
-  ADD_URI_SAFE_ATTR: KATEX_ATTR,
+  // KaTeX's attributes and `datetime` hold words and numbers, not URLs: checked in the
+  // hook instead.
+  ADD_URI_SAFE_ATTR: [...KATEX_ATTR, 'datetime'],
   KEEP_CONTENT: true,
 };
 
@@ -88,6 +94,9 @@ function configured(): Purifier | false {
       data.keepAttr = false;
     }
     if (!safeKatexAttribute(node, data.attrName, data.attrValue)) {
+      data.keepAttr = false;
+    }
+    if (data.attrName === 'datetime' && !ISO_MOMENT.test(data.attrValue)) {
       data.keepAttr = false;
     }
     if (data.attrName === 'href' && !SAFE_LINK.test(data.attrValue.trim())) {
@@ -130,6 +139,7 @@ export function sanitizeMessage(html: string): DocumentFragment {
     RETURN_DOM_FRAGMENT: true,
   });
   showEmoji(fragment);
+  showTimestamps(fragment);
   return fragment;
 }
 
