@@ -184,6 +184,34 @@ fn the_real_app_shows_the_demo_and_imports_a_zuliprc_into_the_keyring() {
     for path in shots.values() {
         println!("  {}", path.display());
     }
+    publish_readme_screenshots(&shots);
+}
+
+/// The README's screenshots: the grid and the workbench, in both themes, as this run
+/// took them (`artifacts/e2e/<shot>.png` → `docs/screenshots/<name>.png`).
+const README_SHOTS: [(&str, &str); 4] = [
+    ("memberships", "memberships-light"),
+    ("a11y-memberships-dark", "memberships-dark"),
+    ("workbench-preview-light", "workbench-light"),
+    ("workbench-preview-dark", "workbench-dark"),
+];
+
+/// Every run must be able to make the README's screenshots; with
+/// `WEIR_UPDATE_SCREENSHOTS=1` it also replaces them, so they stay true to the app.
+fn publish_readme_screenshots(shots: &BTreeMap<String, PathBuf>) {
+    let docs = workspace_root().join("docs").join("screenshots");
+    let update = std::env::var_os("WEIR_UPDATE_SCREENSHOTS").is_some_and(|value| value == "1");
+    for (shot, name) in README_SHOTS {
+        let source = shots
+            .get(shot)
+            .unwrap_or_else(|| panic!("no screenshot {shot}.png for the README"));
+        if update {
+            fs::create_dir_all(&docs).expect("create docs/screenshots");
+            let target = docs.join(format!("{name}.png"));
+            fs::copy(source, &target).expect("copy a README screenshot");
+            println!("README screenshot: {}", target.display());
+        }
+    }
 }
 
 /// Refuses to run outside the test command's display and private keyring: the app must
