@@ -204,7 +204,7 @@ class TestAccessibility:
             press(driver, Keys.ENTER)
             ui.wait(lambda d: page_of(ui) == following, f"Enter to open {following}")
             loaded(ui, following)
-        # The shortcuts (Ctrl+1..4) open each page and put focus on its heading.
+        # The shortcuts (Ctrl+1..5) open each page and put focus on its heading.
         for digit, page in enumerate(PAGES, start=1):
             ctrl(driver, str(digit))
             ui.wait(lambda d: page_of(ui) == page, f"Ctrl+{digit} to open {page}")
