@@ -128,7 +128,7 @@ describe('GroupsPage', () => {
 
   it("shows a group's direct members and subgroups from its column header", async () => {
     await open();
-    await fireEvent.click(screen.getByRole('button', { name: /^research:/ }));
+    await fireEvent.click(screen.getByRole('button', { name: /^research 2 direct/ }));
     const detail = screen.getByTestId('group-members-of-30');
     expect(within(detail).getByText('Alan Turing')).toBeInTheDocument();
     expect(within(detail).getByText('Tim Berners-Lee')).toBeInTheDocument();
