@@ -91,6 +91,10 @@ describe('GroupsPage', () => {
     expect(gcell(1, 30)).toHaveAttribute('data-staged', 'true');
     expect(screen.getByTestId('gpending-count')).toHaveTextContent('1');
     expect(screen.queryByTestId('gundo')).toBeNull();
+    // The Undo button went with the entry: focus is on Apply.
+    await waitFor(() => {
+      expect(screen.getByTestId('gapply-changes')).toHaveFocus();
+    });
   });
 
   it('keeps a failed cell staged with the server message', async () => {
