@@ -36,7 +36,7 @@ from a11y import (
 from conftest import E2EEnv
 from test_app import Ui, content, css, grid_cells
 
-PAGES = ("memberships", "bots", "local-server", "accounts")
+PAGES = ("memberships", "bots", "local-server", "accounts", "groups")
 THEMES = ("light", "dark")
 KEY_NAMES = {
     Keys.HOME: "Home",
@@ -82,6 +82,11 @@ def loaded(ui: Ui, page: str) -> None:
         ui.wait(lambda d: ui.all("bots-empty") or ui.bot_rows(), "the bots")
     elif page == "local-server":
         ui.wait(lambda d: ui.all("request-row"), "the request log")
+    elif page == "groups":
+        ui.wait(
+            lambda d: d.find_elements(By.CSS_SELECTOR, '[data-testid^="gcell-"]'),
+            "the groups grid",
+        )
     else:
         ui.wait(lambda d: ui.all("account-row"), "the accounts")
     ui.settle()
@@ -182,7 +187,7 @@ class TestAccessibility:
             assert not missed, f"{where}: not reachable with Tab: {missed}"
             # A grid is one Tab stop (roving tabindex); its cells are walked with arrows.
             in_grid = [stop["what"] for stop in stops if stop["grid"] is not None]
-            if page == "memberships":
+            if page in ("memberships", "groups"):
                 assert len(in_grid) == 1, f"{where}: the grid takes {len(in_grid)} Tab stops: {in_grid}"
             else:
                 assert not in_grid, f"{where}: grid stops on a page without a grid: {in_grid}"
@@ -199,7 +204,7 @@ class TestAccessibility:
             press(driver, Keys.ENTER)
             ui.wait(lambda d: page_of(ui) == following, f"Enter to open {following}")
             loaded(ui, following)
-        # The shortcuts (Ctrl+1..4) open each page and put focus on its heading.
+        # The shortcuts (Ctrl+1..5) open each page and put focus on its heading.
         for digit, page in enumerate(PAGES, start=1):
             ctrl(driver, str(digit))
             ui.wait(lambda d: page_of(ui) == page, f"Ctrl+{digit} to open {page}")

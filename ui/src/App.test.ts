@@ -47,7 +47,7 @@ describe('App', () => {
     expect(currentNav()).toBe('nav-memberships');
   });
 
-  it('switches pages with Ctrl+1..4 and moves focus to the page title', async () => {
+  it('switches pages with Ctrl+1..5 and moves focus to the page title', async () => {
     standardBackend();
     render(App);
     await screen.findByTestId('realm-name');
@@ -69,6 +69,10 @@ describe('App', () => {
 
     await fireEvent.keyDown(window, { key: '4', ctrlKey: true });
     expect(currentNav()).toBe('nav-accounts');
+
+    await fireEvent.keyDown(window, { key: '5', ctrlKey: true });
+    expect(currentNav()).toBe('nav-groups');
+    expect(window.location.hash).toBe('#/groups');
 
     await fireEvent.keyDown(window, { key: '1', ctrlKey: true });
     expect(currentNav()).toBe('nav-memberships');

@@ -11,7 +11,7 @@ export function shortcutLabel(digit: number): { text: string; aria: string } {
     : { text: `Ctrl+${digit}`, aria: `Control+${digit}` };
 }
 
-/** The page a key press asks for (Ctrl/Cmd + 1..4), or `null`. */
+/** The page a key press asks for (Ctrl/Cmd + 1..5), or `null`. */
 export function pageForShortcut(event: KeyboardEvent): PageId | null {
   if (!(event.ctrlKey || event.metaKey) || event.altKey || event.shiftKey) return null;
   // `code` covers layouts where the digit row types other characters (AZERTY).

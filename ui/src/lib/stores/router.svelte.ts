@@ -1,4 +1,5 @@
-/** Hash routing: `#/memberships`, `#/bots`, `#/local-server`, `#/accounts`. */
+/** Hash routing: `#/memberships`, `#/bots`, `#/local-server`, `#/accounts`, `#/groups`.
+ *  New pages go last, so the existing Ctrl+digit shortcuts keep their pages. */
 import { resettable } from './registry';
 
 export const PAGES = [
@@ -6,6 +7,7 @@ export const PAGES = [
   { id: 'bots', label: 'Bots & webhooks' },
   { id: 'local-server', label: 'Local server' },
   { id: 'accounts', label: 'Accounts' },
+  { id: 'groups', label: 'Groups' },
 ] as const;
 
 export type PageId = (typeof PAGES)[number]['id'];
