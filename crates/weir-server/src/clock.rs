@@ -22,7 +22,7 @@ pub fn iso8601(unix: i64) -> String {
 }
 
 /// Howard Hinnant's days-to-civil algorithm.
-fn civil_from_days(days: i64) -> (i64, i64, i64) {
+pub(crate) fn civil_from_days(days: i64) -> (i64, i64, i64) {
     let z = days + 719_468;
     let era = z.div_euclid(146_097);
     let doe = z.rem_euclid(146_097);

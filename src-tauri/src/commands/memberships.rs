@@ -33,14 +33,19 @@ async fn blocking<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) 
         .map_err(|error| AppError::Internal(format!("background task failed: {error}")))
 }
 
-fn changes(request: ChangesRequest) -> AppResult<Vec<core::Change>> {
-    if request.changes.len() > MAX_CHANGES {
+/// A request's changes, refused beyond [`MAX_CHANGES`].
+fn bounded<T>(changes: Vec<T>) -> AppResult<Vec<T>> {
+    if changes.len() > MAX_CHANGES {
         return Err(AppError::InvalidInput(format!(
             "too many changes at once ({}; at most {MAX_CHANGES})",
-            request.changes.len()
+            changes.len()
         )));
     }
-    Ok(request.changes)
+    Ok(changes)
+}
+
+fn changes(request: ChangesRequest) -> AppResult<Vec<core::Change>> {
+    bounded(request.changes)
 }
 
 /// Loads the grid from the server (one `register` and one `users/me`).
@@ -242,13 +247,7 @@ pub async fn copy_memberships(
 }
 
 fn group_changes(request: GroupChangesRequest) -> AppResult<Vec<core::GroupMemberChange>> {
-    if request.changes.len() > MAX_CHANGES {
-        return Err(AppError::InvalidInput(format!(
-            "too many changes at once ({}; at most {MAX_CHANGES})",
-            request.changes.len()
-        )));
-    }
-    Ok(request.changes)
+    bounded(request.changes)
 }
 
 /// The calls an apply of these groups-page changes would make (one per group).
