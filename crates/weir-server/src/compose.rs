@@ -100,24 +100,42 @@ impl Outgoing {
     }
 
     /// Like [`Outgoing::new`], resolving `@**mentions**` and `#**channel**` links as
-    /// `acting` (the sender) sees them and with their `translate_emoticons`; `None` for
-    /// system notices, which translate nothing.
+    /// `acting` sees them (`None`: a system notice, which may link any stream).
     pub fn with_mentions(
         conn: &Connection,
         acting: Option<&UserRow>,
         topic: &str,
         content: &str,
     ) -> Result<Self> {
+        Self::rendered(conn, acting, topic, content, false)
+    }
+
+    /// A person's own message (`POST /messages`): [`Outgoing::with_mentions`] as they
+    /// see the organization, with their `translate_emoticons`. Notices and webhook
+    /// messages never translate emoticons, whoever reads them.
+    pub fn from_sender(
+        conn: &Connection,
+        sender: &UserRow,
+        topic: &str,
+        content: &str,
+    ) -> Result<Self> {
+        let translate = store::translate_emoticons(conn, sender.user_id)?;
+        Self::rendered(conn, Some(sender), topic, content, translate)
+    }
+
+    fn rendered(
+        conn: &Connection,
+        acting: Option<&UserRow>,
+        topic: &str,
+        content: &str,
+        translate_emoticons: bool,
+    ) -> Result<Self> {
         check_topic(topic)?;
-        let translate = match acting {
-            Some(user) => store::translate_emoticons(conn, user.user_id)?,
-            None => false,
-        };
         let content = truncate_content(content);
         let rendered = bounded(render_for_sender(
             &content,
             &Organization { conn, acting },
-            translate,
+            translate_emoticons,
         ))?;
         Ok(Self {
             topic: truncate_topic(topic),

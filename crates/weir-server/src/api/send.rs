@@ -62,7 +62,7 @@ pub async fn send_message(
         .store()
         .read(move |conn| {
             let destination = resolve(conn, &sender, to)?;
-            let outgoing = Outgoing::with_mentions(conn, Some(&sender), &topic, &content)?;
+            let outgoing = Outgoing::from_sender(conn, &sender, &topic, &content)?;
             Ok::<_, Error>((destination, outgoing))
         })
         .await?;
