@@ -6,10 +6,12 @@
 //! - [`plan()`]: staged [`Change`]s → [`Plan`] (pure).
 //! - [`apply()`]: runs a plan with progress, cancellation and rate-limit waits.
 //! - [`Journal`]: every apply on disk, with reverse plans for undo.
-//! - [`export_csv`] / [`import_csv`]: the grid as a spreadsheet.
+//! - [`export_csv`] / [`import_csv`]: the grid as a spreadsheet; [`export_group_csv`] /
+//!   [`import_group_csv`]: the groups page likewise.
 
 mod apply;
 mod group_members;
+mod group_table;
 mod groups;
 mod journal;
 mod matrix;
@@ -28,6 +30,7 @@ pub use group_members::{
     GroupApplyReport, GroupCellResult, GroupDenied, GroupMemberChange, GroupMembersApi, GroupPlan,
     GroupRequest, apply_group_members, plan_group_members,
 };
+pub use group_table::{GroupExportScope, export_group_csv, import_group_csv};
 pub use groups::{Group, GroupError, GroupSetting, Groups, MAX_GROUPS, SyncKeep, TriState};
 pub use journal::{Journal, JournalAccount, JournalEntry, JournalSummary};
 pub use matrix::{Channel, Matrix, MatrixError, Person, Snapshot, SnapshotStream};

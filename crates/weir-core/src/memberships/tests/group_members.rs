@@ -16,7 +16,7 @@ use crate::client::{ClientError, UserGroup};
 /// Viewer 1 (`role`), people 2..=5, 6 deactivated. Groups: 10 {2, 3} managed by group
 /// 12; 11 a system group; 12 {1} (the viewer's team); 13 {4} where only user 5 may add
 /// members; 14 from an old server (no settings).
-fn org(role: Role) -> Matrix {
+pub(super) fn org(role: Role) -> Matrix {
     let mut users: Vec<User> = (1..=5)
         .map(|id| {
             user(
@@ -58,7 +58,7 @@ fn org(role: Role) -> Matrix {
     ])
 }
 
-fn change(user_id: i64, group_id: i64, member: bool) -> GroupMemberChange {
+pub(super) fn change(user_id: i64, group_id: i64, member: bool) -> GroupMemberChange {
     GroupMemberChange {
         user_id,
         group_id,

@@ -2,6 +2,7 @@
 
 mod apply;
 mod group_members;
+mod group_table;
 mod groups;
 mod matrix;
 mod plan;

@@ -45,7 +45,7 @@ fn an_unedited_export_imports_as_no_change() -> Result<(), CsvError> {
     let imported = import_csv(&matrix, text.as_bytes())?;
     assert!(imported.changes.is_empty());
     assert!(imported.denied.is_empty());
-    assert!(imported.unknown_people.is_empty() && imported.unknown_streams.is_empty());
+    assert!(imported.unknown_people.is_empty() && imported.unknown_columns.is_empty());
     Ok(())
 }
 
@@ -98,7 +98,7 @@ fn unknown_rows_and_columns_are_reported_and_e_mails_identify_people() -> Result
     // "design" and " ux" are two columns here: neither exists as such.
     let imported = import_csv(&matrix, text.as_bytes())?;
     assert_eq!(imported.unknown_people, ["ghost@example.com"]);
-    assert_eq!(imported.unknown_streams, ["design", " ux", "nope"]);
+    assert_eq!(imported.unknown_columns, ["design", " ux", "nope"]);
     assert!(imported.changes.is_empty());
     let text = "email,\"DESIGN, UX\"\nuser3@example.com,yes\n";
     assert_eq!(
@@ -130,7 +130,7 @@ fn bad_values_and_headers_are_errors() {
         "{bad:?}"
     );
     let headless = import_csv(&matrix, "name,\"design, ux\"\nA,1\n".as_bytes());
-    assert!(matches!(headless, Err(CsvError::NoIdentityColumn)));
+    assert!(matches!(headless, Err(CsvError::NoIdentityColumn { .. })));
 }
 
 #[test]
