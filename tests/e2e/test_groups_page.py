@@ -1,9 +1,12 @@
 """The groups page on the embedded demo (issue 22): people × groups, staged cells with the
 planned request count, apply (one request per group), then undo restores the server's
-state exactly, checked on the page after a reload; a group created from selected people.
+state exactly, checked on the page after a reload; a CSV export whose edit, imported,
+stages exactly that edit; a group created from selected people.
 Runs after `test_groups.py`, on the demo account."""
 
 from __future__ import annotations
+
+import csv
 
 import pytest
 from selenium.webdriver.common.action_chains import ActionChains
@@ -133,6 +136,52 @@ class TestGroupsPage:
             lambda d: d.find_elements(By.CSS_SELECTOR, '[data-testid^="gcell-"]'),
             "the grid after the reload",
         )
+        for name in GROUPS:
+            assert direct_members(ui, name) == before[name], name
+        ui.assert_no_error()
+
+    def test_csv_export_then_import_of_an_edit_stages_exactly_the_edit(self, ui: Ui):
+        ids: dict[str, int] = flow["ids"]  # type: ignore[assignment]
+        before: dict[str, set[int]] = flow["before"]  # type: ignore[assignment]
+        path = ui.e2e.artifacts / "groups.csv"
+        ui.e2e.artifacts.mkdir(parents=True, exist_ok=True)
+        field = ui.one("csv-path")
+        field.clear()
+        field.send_keys(str(path))
+        ui.one("export-csv").click()
+        ui.wait(lambda d: "Exported" in ui.text_of("csv-status"), "the export")
+        with path.open(newline="", encoding="utf-8") as handle:
+            rows = list(csv.reader(handle))
+        header = rows[0]
+        assert header[:3] == ["user_id", "email", "full_name"], header
+        on_call, backend = header.index("on-call"), header.index("backend")
+        exported = {int(r[0]): r for r in rows[1:]}
+        # The export says what the server says.
+        assert {u for u, r in exported.items() if r[on_call] == "1"} == before["on-call"]
+        assert {u for u, r in exported.items() if r[backend] == "1"} == before["backend"]
+        # One member leaves on-call, one person joins backend.
+        enabled = cells(ui, ids["backend"])
+        leaving = min(before["on-call"])
+        joining = min(u for u in exported if u not in before["backend"] and u in enabled)
+        exported[leaving][on_call] = ""
+        exported[joining][backend] = "1"
+        with path.open("w", newline="", encoding="utf-8") as handle:
+            csv.writer(handle).writerows(rows)
+        ui.one("import-csv").click()
+        ui.wait(lambda d: "Staged 2 changes" in ui.text_of("csv-status"), "the import")
+        ui.wait_text("gpending-count", "2")
+        ui.wait_text("gplanned-requests", "2 requests")
+        staged = {
+            e.get_attribute("data-testid"): e.get_attribute("aria-checked")
+            for e in ui.driver.find_elements(By.CSS_SELECTOR, '[data-staged="true"]')
+        }
+        assert staged == {
+            f"gcell-{leaving}-{ids['on-call']}": "false",
+            f"gcell-{joining}-{ids['backend']}": "true",
+        }, staged
+        # Reviewed, not sent: discarding leaves the server as it was.
+        ui.driver.find_element(By.XPATH, "//button[normalize-space()='Discard all']").click()
+        ui.wait_text("gpending-count", "0")
         for name in GROUPS:
             assert direct_members(ui, name) == before[name], name
         ui.assert_no_error()

@@ -56,6 +56,8 @@ macro_rules! weir_commands {
             memberships::plan_group_member_changes,
             memberships::apply_group_member_changes,
             memberships::create_user_group,
+            group_csv::export_groups_csv,
+            group_csv::import_groups_csv,
         }
     };
 }

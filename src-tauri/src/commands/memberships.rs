@@ -2,7 +2,7 @@
 //! undo, CSV. Each command parses, calls `weir_core::memberships` and maps the answer;
 //! CPU-heavy steps (planning, CSV, building the grid's answer) run off the async workers.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use tauri::State;
 use tauri::ipc::Channel;
@@ -27,14 +27,16 @@ use crate::state::{active_account, active_client};
 /// How many applies the history shows.
 const HISTORY_LENGTH: usize = 200;
 
-async fn blocking<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> AppResult<T> {
+pub(super) async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> T + Send + 'static,
+) -> AppResult<T> {
     tokio::task::spawn_blocking(work)
         .await
         .map_err(|error| AppError::Internal(format!("background task failed: {error}")))
 }
 
 /// A request's changes, refused beyond [`MAX_CHANGES`].
-fn bounded<T>(changes: Vec<T>) -> AppResult<Vec<T>> {
+pub(super) fn bounded<T>(changes: Vec<T>) -> AppResult<Vec<T>> {
     if changes.len() > MAX_CHANGES {
         return Err(AppError::InvalidInput(format!(
             "too many changes at once ({}; at most {MAX_CHANGES})",
@@ -158,6 +160,18 @@ pub fn undo_membership_apply(
     Ok(entry.reverse())
 }
 
+/// A CSV file to write, buffered.
+pub(super) fn create_file(path: &Path) -> AppResult<std::io::BufWriter<std::fs::File>> {
+    let file = std::fs::File::create(path)
+        .map_err(AppError::io(format!("cannot write {}", path.display())))?;
+    Ok(std::io::BufWriter::new(file))
+}
+
+/// A CSV file to read.
+pub(super) fn open_file(path: &Path) -> AppResult<std::fs::File> {
+    std::fs::File::open(path).map_err(AppError::io(format!("cannot read {}", path.display())))
+}
+
 /// Writes the grid (or its filtered part) as CSV.
 #[command]
 pub async fn export_memberships_csv(
@@ -174,10 +188,7 @@ pub async fn export_memberships_csv(
             stream_ids: request.stream_ids.as_deref(),
             staged: &request.staged,
         };
-        let file = std::fs::File::create(&path)
-            .map_err(AppError::io(format!("cannot write {}", path.display())))?;
-        export_csv(&matrix, &scope, std::io::BufWriter::new(file))
-            .map_err(weir_core::CoreError::from)?;
+        export_csv(&matrix, &scope, create_file(&path)?).map_err(weir_core::CoreError::from)?;
         Ok(())
     })
     .await?
@@ -194,9 +205,7 @@ pub async fn import_memberships_csv(
     let matrix = memberships.matrix(&accounts, &local).await?;
     let path = PathBuf::from(request.path.trim());
     blocking(move || -> AppResult<CsvImportResult> {
-        let file = std::fs::File::open(&path)
-            .map_err(AppError::io(format!("cannot read {}", path.display())))?;
-        let import = import_csv(&matrix, file).map_err(weir_core::CoreError::from)?;
+        let import = import_csv(&matrix, open_file(&path)?).map_err(weir_core::CoreError::from)?;
         Ok(import.into())
     })
     .await?

@@ -453,7 +453,7 @@ impl From<core::CsvImport> for CsvImportResult {
                 })
                 .collect(),
             unknown_people: import.unknown_people,
-            unknown_streams: import.unknown_streams,
+            unknown_streams: import.unknown_columns,
         }
     }
 }

@@ -155,6 +155,10 @@ export const ipc = {
     }),
   createUserGroup: (request: RequestOf<'create_user_group'>) =>
     call('create_user_group', { request }),
+  exportGroupsCsv: (request: RequestOf<'export_groups_csv'>) =>
+    call('export_groups_csv', { request }),
+  importGroupsCsv: (request: RequestOf<'import_groups_csv'>) =>
+    call('import_groups_csv', { request }),
 } satisfies Partial<Wrappers>;
 
 /** Handlers of a fake backend: any subset of the commands, sync or async. */

@@ -187,6 +187,70 @@ describe('GroupsPage', () => {
     expect(gcell(1, 31)).toHaveAttribute('data-staged', 'true');
   });
 
+  it('exports the shown people × groups with staged cells, and an import stages its edit', async () => {
+    const backend = await open({
+      export_groups_csv: () => null,
+      import_groups_csv: () => ({
+        changes: [
+          { userId: 4, groupId: 30, member: true },
+          // Already so on the server: not staged, not counted.
+          { userId: 2, groupId: 30, member: true },
+        ],
+        denied: [
+          {
+            change: { userId: 2, groupId: 31, member: true },
+            reason: 'Only the group’s managers and organization administrators can add members.',
+          },
+        ],
+        unknownPeople: ['ghost@example.com'],
+        unknownGroups: ['no such group'],
+      }),
+    });
+    await fireEvent.click(gcell(1, 31));
+    const user = userEvent.setup();
+    await user.type(screen.getByTestId('csv-path'), '/tmp/groups.csv');
+    await user.click(screen.getByTestId('export-csv'));
+    expect(await screen.findByTestId('csv-status')).toHaveTextContent(
+      'Exported 4 people × 2 groups to /tmp/groups.csv.',
+    );
+    expect(calls(backend, 'export_groups_csv')).toEqual([
+      {
+        request: {
+          path: '/tmp/groups.csv',
+          userIds: [1, 2, 4, 101],
+          groupIds: [30, 31],
+          staged: [{ userId: 1, groupId: 31, member: true }],
+        },
+      },
+    ]);
+
+    await user.click(screen.getByTestId('import-csv'));
+    await waitFor(() => {
+      expect(screen.getByTestId('csv-status')).toHaveTextContent(
+        'Staged 1 change from the file. 1 not allowed, skipped: Only the group’s managers and organization administrators can add members. Unknown people: ghost@example.com. Unknown groups: no such group.',
+      );
+    });
+    expect(gcell(4, 30)).toHaveAttribute('data-staged', 'true');
+    expect(gcell(4, 30)).toHaveAttribute('aria-checked', 'true');
+    expect(gcell(2, 31)).toHaveAttribute('data-staged', 'false');
+    expect(screen.getByTestId('gpending-count')).toHaveTextContent('2');
+    // Reviewed before any request: nothing applied.
+    expect(calls(backend, 'apply_group_member_changes')).toHaveLength(0);
+  });
+
+  it('shows why an import failed', async () => {
+    await open({
+      import_groups_csv: () => {
+        throw ipcError('invalid_input', "line 3, group 'research': 'maybe' is neither yes nor no");
+      },
+    });
+    const user = userEvent.setup();
+    await user.type(screen.getByTestId('csv-path'), '/tmp/groups.csv');
+    await user.click(screen.getByTestId('import-csv'));
+    expect(await screen.findByTestId('csv-status')).toHaveTextContent("group 'research'");
+    expect(screen.getByTestId('gpending-count')).toHaveTextContent('0');
+  });
+
   it('renders a window of rows for thousands of people', async () => {
     await open({}, largeGrid(5000));
     const rows = screen.getAllByTestId(/^group-person-/);

@@ -17,6 +17,8 @@ import type { CsvImportResult } from "./CsvImportResult";
 import type { DryRunResult } from "./DryRunResult";
 import type { GroupApplyReport } from "./GroupApplyReport";
 import type { GroupChangesRequest } from "./GroupChangesRequest";
+import type { GroupCsvExportRequest } from "./GroupCsvExportRequest";
+import type { GroupCsvImportResult } from "./GroupCsvImportResult";
 import type { GroupPlanPreview } from "./GroupPlanPreview";
 import type { GroupSyncRequest } from "./GroupSyncRequest";
 import type { ImportZuliprcRequest } from "./ImportZuliprcRequest";
@@ -207,6 +209,14 @@ export interface Commands {
    * Creates a user group with its first members; the new id when the server says it.
    */
   create_user_group: { args: { request: CreateGroupRequest }; result: number | null };
+  /**
+   * Writes people × groups (the page's people and groups) as CSV.
+   */
+  export_groups_csv: { args: { request: GroupCsvExportRequest }; result: null };
+  /**
+   * Reads a CSV of people × groups and returns what it would change; nothing is applied.
+   */
+  import_groups_csv: { args: { request: PathRequest }; result: GroupCsvImportResult };
 }
 
 /** Every command's name. */
