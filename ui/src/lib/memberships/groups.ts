@@ -3,6 +3,7 @@
  * in. Pure functions; the store stages a group's cells.
  */
 import type { GridGroup } from '../bindings/GridGroup';
+import type { GridIndex } from './grid';
 
 /** Zulip's system groups (`role:members`, …) as people say them. */
 const SYSTEM_LABELS: Record<string, string> = {
@@ -34,4 +35,26 @@ export function sortedGroups(groups: readonly GridGroup[]): GridGroup[] {
       collator.compare(groupLabel(a), groupLabel(b)) ||
       a.groupId - b.groupId,
   );
+}
+
+/**
+ * Why toggling a group row's cell would change nothing: every member's cell it would flip
+ * (to `value`) is one the account may not change, e.g. a member removing others. The first
+ * such reason, or `null` when at least one cell would change.
+ */
+export function groupCellDenied(
+  index: GridIndex,
+  members: Iterable<number>,
+  s: number,
+  value: boolean,
+  state: (p: number, s: number) => boolean,
+): string | null {
+  let reason: string | null = null;
+  for (const p of members) {
+    if (state(p, s) === value) continue;
+    const denied = index.denied(p, s);
+    if (denied === null) return null;
+    reason ??= denied;
+  }
+  return reason;
 }

@@ -62,9 +62,21 @@ describe('group rows', () => {
     await open({ load_memberships: () => grid('member') });
     await pickGroup(30);
     // Removing Alan and Claude from #general needs an administrator.
+    expect(groupCell(30, 1)).toHaveAttribute('aria-disabled', 'true');
+    expect(groupCell(30, 1)).toHaveAttribute(
+      'title',
+      'Only organization administrators can remove other people from channels.',
+    );
+    expect(groupCell(30, 1).getAttribute('aria-label')).toContain(
+      'Only organization administrators',
+    );
     await fireEvent.click(groupCell(30, 1));
     expect(groupCell(30, 1)).toHaveAttribute('aria-checked', 'true');
     expect(screen.getByTestId('pending-count')).toHaveTextContent('0');
+    // Adding them to #random is theirs to do: enabled, and it stages.
+    expect(groupCell(30, 5)).not.toHaveAttribute('aria-disabled');
+    await fireEvent.click(groupCell(30, 5));
+    expect(screen.getByTestId('pending-count')).toHaveTextContent('2');
   });
 });
 
