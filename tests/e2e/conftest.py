@@ -42,6 +42,10 @@ class E2EEnv:
     # Where the app keeps API keys: `weir-dev` for debug builds, `weir` for release ones.
     keyring_service: str
     timeout: float
+    # An administrator of the second server (the groups steps import it as a third account).
+    admin_zuliprc: Path
+    admin_email: str
+    admin_key: str
 
 
 def _required(name: str) -> str:
@@ -73,6 +77,9 @@ def e2e() -> E2EEnv:
         bot_count=int(_required("WEIR_E2E_BOT_COUNT")),
         keyring_service=_required("WEIR_E2E_KEYRING_SERVICE"),
         timeout=float(os.environ.get("WEIR_E2E_TIMEOUT", "30")),
+        admin_zuliprc=Path(_required("WEIR_E2E_ADMIN_ZULIPRC")),
+        admin_email=_required("WEIR_E2E_ADMIN_EMAIL"),
+        admin_key=_required("WEIR_E2E_ADMIN_KEY"),
     )
 
 

@@ -8,7 +8,8 @@
 //!   with `WEIR_APP_KEYRING_SERVICE=weir` if it is a release build),
 //!   which embeds `ui/dist` (built by the test command before cargo runs);
 //! * starts a `weir-server` with the standard organization (the "real" organization of
-//!   the second account) and writes a zuliprc for one of its members;
+//!   the second account, with teams for the groups steps) and writes a zuliprc for one
+//!   of its members and one for an administrator;
 //! * starts `tauri-driver` on free loopback ports, in its own process group, with fresh
 //!   `XDG_DATA_HOME` / `XDG_CONFIG_HOME` / `XDG_CACHE_HOME` for the app; the session bus
 //!   (and so the test's Secret Service) is inherited;
@@ -69,21 +70,16 @@ fn the_real_app_shows_the_demo_and_imports_a_zuliprc_into_the_keyring() {
     let tauri_driver = tauri_driver_binary().unwrap_or_else(|e| panic!("{e}"));
     let app = app_binary();
 
-    // The second account's organization, and its plaintext zuliprc.
-    let server = TestServer::spawn_with_env(standard_seed(), &[], &[("RUST_LOG", "trace")]);
+    // The second account's organization, and its plaintext zuliprc (a member's); an
+    // administrator's zuliprc for the groups steps on that server.
+    let server = TestServer::spawn_with_env(e2e_seed(), &[], &[("RUST_LOG", "trace")]);
     let scratch = tempfile::tempdir().expect("temp dir");
     let homes = Homes::create(scratch.path()).expect("create the app's XDG homes");
     let zuliprc = scratch.path().join("rc").join("zuliprc");
     fs::create_dir(zuliprc.parent().expect("rc dir")).expect("create rc dir");
-    fs::write(
-        &zuliprc,
-        format!(
-            "[api]\nemail={}\nkey={}\nsite={}\n",
-            MEMBER.email, MEMBER.key, server.base_url
-        ),
-    )
-    .expect("write zuliprc");
-    fs::set_permissions(&zuliprc, fs::Permissions::from_mode(0o600)).expect("chmod zuliprc");
+    write_zuliprc(&zuliprc, MEMBER, &server.base_url);
+    let admin_zuliprc = admin_zuliprc_path(&zuliprc);
+    write_zuliprc(&admin_zuliprc, ADMIN, &server.base_url);
 
     let artifacts = workspace_root().join("artifacts").join("e2e");
     clear_old_artifacts(&artifacts);
@@ -146,6 +142,10 @@ fn the_real_app_shows_the_demo_and_imports_a_zuliprc_into_the_keyring() {
     // key of the run, in every file but the servers' databases (and the seed file the
     // harness wrote for the test server).
     assert!(!zuliprc.exists(), "the plaintext zuliprc was not deleted");
+    assert!(
+        !admin_zuliprc.exists(),
+        "the administrator's plaintext zuliprc was not deleted"
+    );
     let server_root = server
         .data_dir
         .parent()
@@ -449,6 +449,47 @@ impl Pytest {
     }
 }
 
+/// The standard organization with three teams and three empty public channels, for the
+/// groups steps (`test_groups_second.py`): platform (Olivia, Mark, Nina) and support (Adam,
+/// Mona, Nina) are managed by owners only; reviewers (Mark) by Mark.
+fn e2e_seed() -> serde_json::Value {
+    let mut seed = standard_seed();
+    let only = |id: u64| serde_json::json!({"direct_members": [id], "direct_subgroups": []});
+    seed["groups"] = serde_json::json!([
+        {"group_id": 301, "name": "platform", "description": "The platform team",
+         "members": [OWNER.id, MEMBER.id, MEMBER2.id]},
+        {"group_id": 302, "name": "support", "description": "The support desk",
+         "members": [ADMIN.id, MODERATOR.id, MEMBER2.id]},
+        {"group_id": 303, "name": "reviewers", "description": "Code review",
+         "members": [MEMBER.id], "can_manage_group": only(MEMBER.id)},
+    ]);
+    if let Some(streams) = seed["streams"].as_array_mut() {
+        for (id, name) in [(31, "Launch"), (32, "Docs"), (33, "Releases")] {
+            streams.push(serde_json::json!({"stream_id": id, "name": name,
+                "description": format!("The {name} stream"), "invite_only": false,
+                "subscribers": []}));
+        }
+    }
+    seed
+}
+
+fn write_zuliprc(path: &Path, account: weir_tests::Account, site: &str) {
+    fs::write(
+        path,
+        format!(
+            "[api]\nemail={}\nkey={}\nsite={site}\n",
+            account.email, account.key
+        ),
+    )
+    .expect("write zuliprc");
+    fs::set_permissions(path, fs::Permissions::from_mode(0o600)).expect("chmod zuliprc");
+}
+
+/// The administrator's zuliprc, beside the member's.
+fn admin_zuliprc_path(zuliprc: &Path) -> PathBuf {
+    zuliprc.with_file_name("admin-zuliprc")
+}
+
 /// What the browser script reads (`tests/e2e/conftest.py`).
 fn e2e_env(
     driver: &Driver,
@@ -473,6 +514,12 @@ fn e2e_env(
         ("WEIR_E2E_REALM", REALM_NAME.to_string()),
         ("WEIR_E2E_BOT_COUNT", MEMBER_BOTS.to_string()),
         ("WEIR_E2E_KEYRING_SERVICE", keyring_service()),
+        (
+            "WEIR_E2E_ADMIN_ZULIPRC",
+            admin_zuliprc_path(zuliprc).display().to_string(),
+        ),
+        ("WEIR_E2E_ADMIN_EMAIL", ADMIN.email.to_string()),
+        ("WEIR_E2E_ADMIN_KEY", ADMIN.key.to_string()),
     ]
 }
 
