@@ -77,3 +77,25 @@ export function keepFocusThroughBusy(root: Document = document): () => void {
     root.removeEventListener('focusin', stop);
   };
 }
+
+/**
+ * Discards a pending change from its ✕ button, which goes with it: focus moves to the next
+ * discard button in `list` (or the previous one, or the grid).
+ */
+export function discardWithFocus(
+  button: EventTarget | null,
+  list: ParentNode | null | undefined,
+  discard: () => void,
+): void {
+  const all = [...(list?.querySelectorAll<HTMLElement>('button.discard') ?? [])];
+  const at = button instanceof HTMLElement ? all.indexOf(button) : -1;
+  const next = all[at + 1];
+  const previous = all[at - 1];
+  discard();
+  void keepFocus(
+    button,
+    () => next,
+    () => previous,
+    gridTabStop,
+  );
+}
