@@ -126,108 +126,125 @@ fn apply(
     changes: &Changes,
 ) -> Result<(), Error> {
     let graph = store::memberships(conn)?;
+    let target = Target {
+        conn,
+        graph: &graph,
+        caller,
+        group_id,
+    };
     let mut name = None;
     if !changes.add.is_empty() {
-        let permission = permission_for(
-            &changes.add,
-            caller,
-            "can_join_group",
-            "can_add_members_group",
-        );
-        name = Some(group_for_update(conn, &graph, caller, group_id, permission, false)?.name);
-        check_users(&graph, &changes.add)?;
-        if let Some(id) = changes
-            .add
-            .iter()
-            .find(|id| graph.is_member(group_id, **id, true))
-        {
-            return Err(ApiError::bad_request(format!(
-                "User {id} is already a member of this group"
-            ))
-            .into());
-        }
-        store::add_members(conn, group_id, &changes.add)?;
+        name = Some(target.change_members(&changes.add, true, &[])?);
     }
     if !changes.delete.is_empty() {
-        let permission = permission_for(
-            &changes.delete,
-            caller,
-            "can_leave_group",
-            "can_remove_members_group",
-        );
-        name = Some(group_for_update(conn, &graph, caller, group_id, permission, false)?.name);
-        check_users(&graph, &changes.delete)?;
         // Members the same request added count as members.
-        let member = |id: i64| graph.is_member(group_id, id, true) || changes.add.contains(&id);
-        if let Some(id) = changes.delete.iter().find(|id| !member(**id)) {
-            return Err(ApiError::bad_request(format!(
-                "There is no member '{id}' in this user group"
-            ))
-            .into());
-        }
-        store::remove_members(conn, group_id, &changes.delete)?;
+        name = Some(target.change_members(&changes.delete, false, &changes.add)?);
     }
     if !changes.add_subgroups.is_empty() {
-        group_for_update(
-            conn,
-            &graph,
-            caller,
-            group_id,
-            "can_add_members_group",
-            false,
-        )?;
-        check_subgroups(conn, &changes.add_subgroups)?;
-        let direct = graph.subgroups.get(&group_id);
-        if let Some(id) = changes
-            .add_subgroups
-            .iter()
-            .find(|id| direct.is_some_and(|direct| direct.contains(id)))
-        {
-            return Err(ApiError::bad_request(format!(
-                "User group {id} is already a subgroup of this group."
-            ))
-            .into());
-        }
-        if graph
-            .recursive_subgroups(&changes.add_subgroups)
-            .contains(&group_id)
-        {
-            return Err(ApiError::bad_request(format!(
-                "User group {group_id} is already a subgroup of one of the passed subgroups."
-            ))
-            .into());
-        }
-        store::add_subgroups(conn, group_id, &changes.add_subgroups)?;
+        target.change_subgroups(&changes.add_subgroups, true, &[])?;
     }
     if !changes.delete_subgroups.is_empty() {
-        group_for_update(
-            conn,
-            &graph,
-            caller,
-            group_id,
-            "can_remove_members_group",
-            false,
-        )?;
-        check_subgroups(conn, &changes.delete_subgroups)?;
-        let direct = graph.subgroups.get(&group_id);
-        let added = |id: &i64| changes.add_subgroups.contains(id);
-        if let Some(id) = changes
-            .delete_subgroups
-            .iter()
-            .find(|id| !direct.is_some_and(|direct| direct.contains(id)) && !added(id))
-        {
-            return Err(ApiError::bad_request(format!(
-                "User group {id} is not a subgroup of this group."
-            ))
-            .into());
-        }
-        store::remove_subgroups(conn, group_id, &changes.delete_subgroups)?;
+        target.change_subgroups(&changes.delete_subgroups, false, &changes.add_subgroups)?;
     }
     if let Some(name) = name {
         tell(conn, caller, &name, &changes.add, "added you to")?;
         tell(conn, caller, &name, &changes.delete, "removed you from")?;
     }
     Ok(())
+}
+
+/// Zulip's error for the first id `refused`, if any.
+fn refuse_first(
+    ids: &[i64],
+    refused: impl Fn(i64) -> bool,
+    message: impl Fn(i64) -> String,
+) -> Result<(), Error> {
+    match ids.iter().find(|id| refused(**id)) {
+        Some(id) => Err(ApiError::bad_request(message(*id)).into()),
+        None => Ok(()),
+    }
+}
+
+/// The group a request changes, and who changes it.
+struct Target<'a> {
+    conn: &'a Connection,
+    graph: &'a Memberships,
+    caller: &'a UserRow,
+    group_id: i64,
+}
+
+impl Target<'_> {
+    /// Adds (`add`) or removes members, checked in Zulip's order: permission, users, then
+    /// membership (`added`: members this request already added). Returns the group's name.
+    fn change_members(&self, ids: &[i64], add: bool, added: &[i64]) -> Result<String, Error> {
+        let Self {
+            conn,
+            graph,
+            caller,
+            group_id,
+        } = *self;
+        let permission = if add {
+            permission_for(ids, caller, "can_join_group", "can_add_members_group")
+        } else {
+            permission_for(ids, caller, "can_leave_group", "can_remove_members_group")
+        };
+        let name = group_for_update(conn, graph, caller, group_id, permission, false)?.name;
+        check_users(graph, ids)?;
+        let member = |id: i64| graph.is_member(group_id, id, true) || added.contains(&id);
+        if add {
+            refuse_first(ids, member, |id| {
+                format!("User {id} is already a member of this group")
+            })?;
+            store::add_members(conn, group_id, ids)?;
+        } else {
+            refuse_first(
+                ids,
+                |id| !member(id),
+                |id| format!("There is no member '{id}' in this user group"),
+            )?;
+            store::remove_members(conn, group_id, ids)?;
+        }
+        Ok(name)
+    }
+
+    /// Adds (`add`) or removes direct subgroups, checked in Zulip's order (`added`:
+    /// subgroups this request already added); an addition may not make a cycle.
+    fn change_subgroups(&self, ids: &[i64], add: bool, added: &[i64]) -> Result<(), Error> {
+        let Self {
+            conn,
+            graph,
+            caller,
+            group_id,
+        } = *self;
+        let permission = if add {
+            "can_add_members_group"
+        } else {
+            "can_remove_members_group"
+        };
+        group_for_update(conn, graph, caller, group_id, permission, false)?;
+        check_subgroups(conn, ids)?;
+        let direct = graph.subgroups.get(&group_id);
+        let subgroup =
+            |id: i64| direct.is_some_and(|direct| direct.contains(&id)) || added.contains(&id);
+        if !add {
+            refuse_first(
+                ids,
+                |id| !subgroup(id),
+                |id| format!("User group {id} is not a subgroup of this group."),
+            )?;
+            return store::remove_subgroups(conn, group_id, ids);
+        }
+        refuse_first(ids, subgroup, |id| {
+            format!("User group {id} is already a subgroup of this group.")
+        })?;
+        if graph.recursive_subgroups(ids).contains(&group_id) {
+            return Err(ApiError::bad_request(format!(
+                "User group {group_id} is already a subgroup of one of the passed subgroups."
+            ))
+            .into());
+        }
+        store::add_subgroups(conn, group_id, ids)
+    }
 }
 
 /// Zulip's direct messages from Notification Bot to the people someone else added to
