@@ -19,6 +19,7 @@ mod bot_status;
 mod bots;
 mod channel_groups;
 mod feature_levels;
+mod group_mentions;
 mod integrations;
 mod limits;
 mod markdown_corpus;

@@ -6,6 +6,7 @@ mod channel_groups;
 mod dto;
 mod group_access;
 mod group_members;
+mod group_mentions;
 mod message_fetch;
 mod principals;
 mod reads;

@@ -8,6 +8,7 @@ use axum::http::{HeaderMap, header};
 use rusqlite::Connection;
 use serde_json::{Value, json};
 
+use super::group_mentions::check_group_mentions;
 use super::{ApiResult, success};
 use crate::AppState;
 use crate::clock::now_unix;
@@ -63,6 +64,7 @@ pub async fn send_message(
         .read(move |conn| {
             let destination = resolve(conn, &sender, to)?;
             let outgoing = Outgoing::from_sender(conn, &sender, &topic, &content)?;
+            check_group_mentions(conn, &sender, &outgoing.rendered)?;
             Ok::<_, Error>((destination, outgoing))
         })
         .await?;
