@@ -5,9 +5,10 @@ First the member's view of groups they cannot manage: on the Groups page the cel
 teams managed by others (and of system groups) are disabled with the reason, those of the
 team they manage are not; on the grid a group row's cell is disabled where it would only
 remove other people. Then an administrator of the same server, imported from a zuliprc of
-their own: a group row subscribed to three channels is one request, and syncing a channel
-with a group stages exactly the difference and applies it in at most two requests. Every
-result is read back with the server's own API. Ends on the demo account.
+their own: a team only owners manage is disabled for them, as the server refuses it; a
+group row subscribed to three channels is one request, and syncing a channel with a group
+stages exactly the difference and applies it in at most two requests. Every result is
+read back with the server's own API. Ends on the demo account.
 
 The teams (seeded by `tests/tests/process/e2e.rs`): platform (301: Olivia, Mark, Nina),
 support (302: Adam, Mona, Nina), reviewers (303: Mark, who manages it); Launch, Docs and
@@ -17,6 +18,8 @@ from __future__ import annotations
 
 import base64
 import json
+import urllib.error
+import urllib.parse
 import urllib.request
 
 import pytest
@@ -36,8 +39,8 @@ VERONA = 13
 ADAM, MONA, MARK, NINA = 102, 103, 104, 105
 PLATFORM_MEMBERS = {101, MARK, NINA}
 
-CANNOT_ADD = "Only the group's managers and organization administrators can add members."
-CANNOT_REMOVE = "Only the group's managers and organization administrators can remove members."
+CANNOT_ADD = "Only the group's managers and those who manage all groups can add members."
+CANNOT_REMOVE = "Only the group's managers and those who manage all groups can remove members."
 
 
 def server_get(e2e: E2EEnv, path: str, admin: bool = False) -> dict:
@@ -48,6 +51,19 @@ def server_get(e2e: E2EEnv, path: str, admin: bool = False) -> dict:
     request.add_header("Authorization", f"Basic {token}")
     with urllib.request.urlopen(request, timeout=10) as response:
         return json.loads(response.read())
+
+
+def admin_post(e2e: E2EEnv, path: str, form: dict[str, str]) -> tuple[int, dict]:
+    """A POST on the second server with the administrator's key: (status, answer)."""
+    data = urllib.parse.urlencode(form).encode()
+    request = urllib.request.Request(f"{e2e.site}/api/v1/{path}", data=data, method="POST")
+    token = base64.b64encode(f"{e2e.admin_email}:{e2e.admin_key}".encode()).decode()
+    request.add_header("Authorization", f"Basic {token}")
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
 
 
 def subscribers(e2e: E2EEnv, stream_id: int) -> set[int]:
@@ -155,6 +171,19 @@ class TestGroupsOnTheSecondAccount:
         ui.one("zuliprc-delete").click()
         ui.wait(lambda d: not e2e.admin_zuliprc.exists(), "the admin zuliprc to be deleted")
         ui.assert_no_error()
+
+    def test_an_administrator_cannot_change_a_team_only_owners_manage(self, ui: Ui):
+        # Zulip 10's `can_manage_all_groups` is owners: the page and the server agree.
+        ui.go("groups")
+        ui.wait(lambda d: ui.all(f"gcell-{ADAM}-{PLATFORM}"), "the administrator's groups page")
+        cell = ui.one(f"gcell-{ADAM}-{PLATFORM}")
+        assert cell.get_attribute("aria-disabled") == "true"
+        assert cell.get_attribute("title") == CANNOT_ADD
+        status, answer = admin_post(
+            ui.e2e, f"user_groups/{PLATFORM}/members", {"add": json.dumps([ADAM])}
+        )
+        assert (status, answer.get("msg")) == (400, "Insufficient permission"), answer
+        assert group_members(ui.e2e, PLATFORM) == PLATFORM_MEMBERS
 
     def test_a_group_row_subscribed_to_three_channels_is_one_request(self, ui: Ui):
         show_group_row(ui, PLATFORM)

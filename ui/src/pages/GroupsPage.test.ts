@@ -199,7 +199,7 @@ describe('GroupsPage', () => {
         denied: [
           {
             change: { userId: 2, groupId: 31, member: true },
-            reason: 'Only the group’s managers and organization administrators can add members.',
+            reason: 'Only the group’s managers and those who manage all groups can add members.',
           },
         ],
         unknownPeople: ['ghost@example.com'],
@@ -227,7 +227,7 @@ describe('GroupsPage', () => {
     await user.click(screen.getByTestId('import-csv'));
     await waitFor(() => {
       expect(screen.getByTestId('csv-status')).toHaveTextContent(
-        'Staged 1 change from the file. 1 not allowed, skipped: Only the group’s managers and organization administrators can add members. Unknown people: ghost@example.com. Unknown groups: no such group.',
+        'Staged 1 change from the file. 1 not allowed, skipped: Only the group’s managers and those who manage all groups can add members. Unknown people: ghost@example.com. Unknown groups: no such group.',
       );
     });
     expect(gcell(4, 30)).toHaveAttribute('data-staged', 'true');

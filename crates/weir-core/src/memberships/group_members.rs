@@ -34,9 +34,9 @@ pub enum GroupDenied {
     Deactivated,
     #[error("Guests cannot change groups.")]
     Guest,
-    #[error("Only the group's managers and organization administrators can add members.")]
+    #[error("Only the group's managers and those who manage all groups can add members.")]
     CannotAdd,
-    #[error("Only the group's managers and organization administrators can remove members.")]
+    #[error("Only the group's managers and those who manage all groups can remove members.")]
     CannotRemove,
     #[error("This person or group is not in the organization's list.")]
     Unknown,
@@ -72,9 +72,9 @@ impl Matrix {
     }
 
     /// Whether the account may make `user_id` a member of `group_id` (`member`) or not,
-    /// at Zulip 10's rules: system groups follow roles; administrators may change any
-    /// other group; others need the group's `can_manage_group` or the add/remove setting
-    /// (servers before those settings let members edit groups).
+    /// at Zulip 10's rules: system groups follow roles; those who manage all groups may
+    /// change any other group; others need the group's `can_manage_group` or the
+    /// add/remove setting (servers before those settings let members edit groups).
     pub fn may_change_member(
         &self,
         user_id: i64,
@@ -104,7 +104,7 @@ impl Matrix {
         if viewer.role == Role::Guest {
             return Err(GroupDenied::Guest);
         }
-        if viewer.role.is_org_admin() {
+        if manages_all_groups(viewer.role, viewer.feature_level) {
             return Ok(());
         }
         let Some((me, _)) = self.person(viewer.user_id) else {
@@ -128,6 +128,20 @@ impl Matrix {
         } else {
             Err(GroupDenied::CannotRemove)
         }
+    }
+}
+
+/// The feature level of the realm's `can_manage_all_groups` (Zulip 10).
+const MANAGE_ALL_GROUPS_LEVEL: u32 = 299;
+
+/// Whether the role manages every group: from [`MANAGE_ALL_GROUPS_LEVEL`], the realm's
+/// `can_manage_all_groups` at its default, owners (the setting itself is not read); before
+/// it, organization administrators.
+fn manages_all_groups(role: Role, feature_level: u32) -> bool {
+    if feature_level >= MANAGE_ALL_GROUPS_LEVEL {
+        role == Role::Owner
+    } else {
+        role.is_org_admin()
     }
 }
 

@@ -17,6 +17,10 @@ use crate::client::{ClientError, UserGroup};
 /// 12; 11 a system group; 12 {1} (the viewer's team); 13 {4} where only user 5 may add
 /// members; 14 from an old server (no settings).
 pub(super) fn org(role: Role) -> Matrix {
+    org_at(role, DEFAULT_FEATURE_LEVEL)
+}
+
+fn org_at(role: Role, feature_level: u32) -> Matrix {
     let mut users: Vec<User> = (1..=5)
         .map(|id| {
             user(
@@ -31,7 +35,7 @@ pub(super) fn org(role: Role) -> Matrix {
         ..user(6, "Gone", Role::Member)
     });
     build(Snapshot {
-        feature_level: DEFAULT_FEATURE_LEVEL,
+        feature_level,
         me: 1,
         users,
         streams: vec![],
@@ -100,11 +104,32 @@ fn rules_follow_the_group_settings_and_roles() {
         member.may_change_member(99, 10, true),
         Err(GroupDenied::Unknown)
     );
-    let admin = org(Role::Administrator);
-    assert_eq!(admin.may_change_member(2, 13, true), Ok(()));
+    // Owners manage every group (Zulip 10's `can_manage_all_groups` default);
+    // administrators need the group's settings like everyone else.
+    let owner = org(Role::Owner);
+    assert_eq!(owner.may_change_member(2, 13, true), Ok(()));
     assert_eq!(
-        admin.may_change_member(2, 11, true),
+        owner.may_change_member(2, 11, true),
         Err(GroupDenied::SystemGroup)
+    );
+    let admin = org(Role::Administrator);
+    assert_eq!(
+        admin.may_change_member(2, 13, true),
+        Err(GroupDenied::CannotAdd)
+    );
+    assert_eq!(
+        admin.may_change_member(2, 14, true),
+        Ok(()),
+        "no settings: old rules"
+    );
+    // Before `can_manage_all_groups` (level 299), administrators managed every group.
+    assert_eq!(
+        org_at(Role::Administrator, 298).may_change_member(2, 13, true),
+        Ok(())
+    );
+    assert_eq!(
+        org_at(Role::Member, 298).may_change_member(2, 13, true),
+        Err(GroupDenied::CannotAdd)
     );
     let guest = org(Role::Guest);
     assert_eq!(
@@ -115,7 +140,7 @@ fn rules_follow_the_group_settings_and_roles() {
 
 #[test]
 fn one_request_per_group_with_its_additions_and_removals() {
-    let matrix = org(Role::Administrator);
+    let matrix = org(Role::Owner);
     let changes = [
         change(4, 10, true),
         change(2, 10, false),
@@ -176,7 +201,7 @@ impl GroupMembersApi for FakeApi {
 
 #[tokio::test]
 async fn apply_sends_the_plan_and_undo_reverses_what_succeeded() {
-    let matrix = org(Role::Administrator);
+    let matrix = org(Role::Owner);
     let plan = plan_group_members(
         &matrix,
         &[
