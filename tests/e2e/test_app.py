@@ -204,6 +204,29 @@ def api_get(e2e: E2EEnv, path: str) -> dict:
         return json.loads(response.read())
 
 
+def export_csv(ui: Ui, name: str) -> tuple[Path, list[list[str]]]:
+    """Exports the page's CSV to `<artifacts>/<name>` and reads it back (header checked)."""
+    path = ui.e2e.artifacts / name
+    ui.e2e.artifacts.mkdir(parents=True, exist_ok=True)
+    field = ui.one("csv-path")
+    field.clear()
+    field.send_keys(str(path))
+    ui.one("export-csv").click()
+    ui.wait(lambda d: "Exported" in ui.text_of("csv-status"), "the export")
+    with path.open(newline="", encoding="utf-8") as handle:
+        rows = list(csv.reader(handle))
+    assert rows[0][:3] == ["user_id", "email", "full_name"], rows[0]
+    return path, rows
+
+
+def import_csv(ui: Ui, path: Path, rows: list[list[str]], expected: str) -> None:
+    """Writes the edited rows back and imports them; waits for the status to say `expected`."""
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        csv.writer(handle).writerows(rows)
+    ui.one("import-csv").click()
+    ui.wait(lambda d: expected in ui.text_of("csv-status"), "the import")
+
+
 def is_active(row: WebElement) -> bool:
     return "active" in (row.get_attribute("class") or "").split()
 
@@ -301,17 +324,8 @@ class TestWeir:
 
     def test_csv_export_then_import_of_an_edit_stages_exactly_the_edit(self, ui: Ui):
         user, stream = flow["owner_flipped"][0]  # type: ignore[index]
-        path = ui.e2e.artifacts / "memberships.csv"
-        ui.e2e.artifacts.mkdir(parents=True, exist_ok=True)
-        field = ui.one("csv-path")
-        field.clear()
-        field.send_keys(str(path))
-        ui.one("export-csv").click()
-        ui.wait(lambda d: "Exported" in ui.text_of("csv-status"), "the export")
-        with path.open(newline="", encoding="utf-8") as handle:
-            rows = list(csv.reader(handle))
+        path, rows = export_csv(ui, "memberships.csv")
         header = rows[0]
-        assert header[:3] == ["user_id", "email", "full_name"], header
         name = ui.driver.find_element(
             By.CSS_SELECTOR, f'[data-testid="stream-header"][data-stream-id="{stream}"]'
         ).get_attribute("data-stream-name")
@@ -319,10 +333,7 @@ class TestWeir:
         row = next(r for r in rows[1:] if r[0] == str(user))
         assert row[column] == "1", f"export says {row[column]!r} for {user} in {name}"
         row[column] = ""
-        with path.open("w", newline="", encoding="utf-8") as handle:
-            csv.writer(handle).writerows(rows)
-        ui.one("import-csv").click()
-        ui.wait(lambda d: "Staged 1 change" in ui.text_of("csv-status"), "the import")
+        import_csv(ui, path, rows, "Staged 1 change")
         ui.wait_text("pending-count", "1")
         cell = grid_cells(ui)[(user, stream)]
         assert cell.staged and not cell.checked, "the edited cell is not staged as unchecked"
