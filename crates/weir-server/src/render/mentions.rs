@@ -72,7 +72,7 @@ pub fn render_with_mentions(source: &str, directory: &dyn Directory) -> String {
         return super::markdown::render(source);
     }
     let (marked, mentions) = mark_mentions(source, directory);
-    let (marked, spans) = super::math::mark_inline(&marked, mentions);
+    let (marked, spans) = super::math::mark_inline(marked, mentions);
     let html = super::markdown::render_with(&marked, &spans);
     // Most messages link nowhere: only a link can need the organization's URL (a lookup).
     if !html.contains("<a href=\"") {
