@@ -34,8 +34,10 @@ use crate::process::{ServerProcess, own_cpu_time};
 use crate::report::{grouped, median, micros, ms, start_round, thousands};
 use crate::{Result, runtime};
 
-/// The target: weir's rate at least this fraction of the minimal handler's.
-const TARGET_RATIO: f64 = 0.5;
+/// The targets (issue 25): weir's rate at least this fraction of the minimal handler's,
+/// with at most this multiple of its server CPU per request.
+const TARGET_RATIO: f64 = 0.6;
+const TARGET_CPU_MULTIPLE: f64 = 1.6;
 const ADMIN_EMAIL: &str = "admin@bench.test";
 const ADMIN_KEY: &str = "BenchAdminKey0000000000000000001";
 const BOT_KEY: &str = "BenchIngestBotKey000000000000001";
@@ -416,7 +418,8 @@ fn print_summary(
     }
     if weir.server_us.is_finite() && base.server_us.is_finite() {
         println!(
-            "  server CPU per request: weir {}, minimal axum {} ({:.1}x)",
+            "  server CPU per request: weir {}, minimal axum {} ({:.1}x, target <= \
+             {TARGET_CPU_MULTIPLE:.1}x)",
             micros(weir.server_us),
             micros(base.server_us),
             weir.server_us / base.server_us

@@ -26,7 +26,7 @@ use crate::clock::now_unix;
 use crate::compose::{Destination, Outgoing, notify, send};
 use crate::error::{ApiError, Error};
 use crate::http::auth::{add_quota_headers, authenticate, rate_limited};
-use crate::http::auth_failures::{client_key, count_failure, refuse_if_over};
+use crate::http::auth_failures::{count_failure, peer_key, refuse_if_over};
 use crate::http::params::{Params, read_body};
 use crate::rules::access::{SendAccess, send_access};
 use crate::rules::keys::{has_api_key_format, keys_match};
@@ -49,11 +49,7 @@ pub async fn receive(
     body: Body,
 ) -> Response {
     // Failed keys count against the client's address, as for the REST API.
-    let mut extensions = axum::http::Extensions::new();
-    if let Some(axum::Extension(peer)) = peer {
-        extensions.insert(peer);
-    }
-    let client = client_key(&extensions);
+    let client = peer_key(peer.as_ref().map(|axum::Extension(ConnectInfo(peer))| peer));
     if let Some(refused) = refuse_if_over(&state, client) {
         return refused;
     }

@@ -18,7 +18,16 @@ use crate::http::auth::rate_limited;
 /// The limiter key of the request's client address (one shared key when the transport
 /// has none, as for in-process requests).
 pub fn client_key(extensions: &Extensions) -> i64 {
-    let Some(ConnectInfo(peer)) = extensions.get::<ConnectInfo<SocketAddr>>() else {
+    peer_key(
+        extensions
+            .get::<ConnectInfo<SocketAddr>>()
+            .map(|ConnectInfo(peer)| peer),
+    )
+}
+
+/// [`client_key`] of a peer address already at hand.
+pub fn peer_key(peer: Option<&SocketAddr>) -> i64 {
+    let Some(peer) = peer else {
         return 0;
     };
     let mut hasher = DefaultHasher::new();
@@ -36,5 +45,24 @@ pub fn refuse_if_over(state: &AppState, client: i64) -> Option<Response> {
 pub fn count_failure(state: &AppState, client: i64) {
     if let Some(limiter) = state.auth_failures() {
         let _ = limiter.check(client);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The REST API keys failures by the request's `ConnectInfo`, webhooks by the peer
+    /// they extract: both must count against the same address.
+    #[test]
+    fn a_peer_has_one_key_whichever_way_it_is_looked_up() {
+        let peer: SocketAddr = "192.0.2.7:4321".parse().unwrap();
+        let mut extensions = Extensions::new();
+        extensions.insert(ConnectInfo(peer));
+        assert_eq!(client_key(&extensions), peer_key(Some(&peer)));
+        let other_port: SocketAddr = "192.0.2.7:1".parse().unwrap();
+        assert_eq!(peer_key(Some(&other_port)), peer_key(Some(&peer)));
+        assert_ne!(peer_key(Some(&peer)), 0);
+        assert_eq!(client_key(&Extensions::new()), peer_key(None));
     }
 }

@@ -5,6 +5,9 @@
 /// (`(\*\*)([^\n]+?)\*\*`: spaces inside allowed, unlike CommonMark's flanking rules)
 /// and `~~strike~~` into markup.
 pub(super) fn push_with_zulip_inline(out: &mut String, text: &str, plain: fn(&mut String, &str)) {
+    if !text.contains('*') {
+        return push_with_strikethrough(out, text, plain);
+    }
     let mut emitted = 0;
     let mut from = 0;
     while let Some(open) = text.get(from..).and_then(|rest| rest.find("**")) {
@@ -38,6 +41,9 @@ pub(super) fn push_with_zulip_inline(out: &mut String, text: &str, plain: fn(&mu
 /// `~~strike~~` into `<del>`: Zulip's rule (`(?<!~)~~([^~\n]+?)~~(?!~)`) allows
 /// spaces inside the tildes (`~~ a ~~`), which CommonMark's flanking rules refuse.
 pub(super) fn push_with_strikethrough(out: &mut String, text: &str, plain: fn(&mut String, &str)) {
+    if !text.contains('~') {
+        return plain(out, text);
+    }
     let bytes = text.as_bytes();
     let mut emitted = 0;
     let mut i = 0;

@@ -56,6 +56,10 @@ pub(super) fn push_linkified(out: &mut String, text: &str) {
                 Some(i) => at + i,
                 None => text.len(),
             };
+            if !may_hold_link(&text[at..run_end]) {
+                at = run_end;
+                continue;
+            }
             run_min_end = text[..run_end].trim_end_matches(TRAILING).len();
         }
         if may_start(text, at)
@@ -75,6 +79,13 @@ pub(super) fn push_linkified(out: &mut String, text: &str) {
         at += text[at..].chars().next().map_or(1, char::len_utf8);
     }
     push_text_with_emoji(out, &text[emitted..]);
+}
+
+/// Whether a link can start anywhere in `run` (whitespace-free): every kind needs one
+/// of these (`://` after a scheme, the dot before a TLD, an address's `@`). Most words
+/// have none, so the per-position search below is skipped for them.
+fn may_hold_link(run: &str) -> bool {
+    run.contains(['.', '@', ':'])
 }
 
 /// Zulip's `(?<![^\s'"\(,:<])`, plus a cheap check of the first character.
@@ -254,6 +265,28 @@ mod tests {
         assert_eq!(render("http://"), "http://");
         // Not a URL, so the emoji still renders, as in Zulip.
         assert!(render("https:smile:").starts_with("https<span"));
+    }
+
+    /// Words without `.`, `@` or `:` are skipped whole; a link later in the same text,
+    /// or one after `(` or `:` inside a word, is still found.
+    #[test]
+    fn words_that_cannot_hold_a_link_leave_later_links_alone() {
+        assert_eq!(
+            render("Hello! I am happy (here)"),
+            "Hello! I am happy (here)"
+        );
+        assert_eq!(
+            render("hi there: a.org"),
+            format!("hi there: {}", link("http://a.org", "a.org"))
+        );
+        assert_eq!(
+            render("x(a.org)"),
+            format!("x({})", link("http://a.org", "a.org"))
+        );
+        assert_eq!(
+            render("see:bob@a.org"),
+            format!("see:{}", link("mailto:bob@a.org", "bob@a.org"))
+        );
     }
 
     #[test]

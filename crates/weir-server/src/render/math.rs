@@ -13,9 +13,9 @@ use super::sanitize::escape_text;
 
 /// Swaps each inline formula of `marked` (a source whose mentions, if any, are already
 /// placeholders) for a placeholder, appending its HTML to `spans`.
-pub(super) fn mark_inline(marked: &str, mut spans: Vec<Mention>) -> (String, Vec<Mention>) {
+pub(super) fn mark_inline(marked: String, mut spans: Vec<Mention>) -> (String, Vec<Mention>) {
     if !marked.contains("$$") {
-        return (marked.to_owned(), spans);
+        return (marked, spans);
     }
     let mut out = String::with_capacity(marked.len());
     let mut fence: Option<&str> = None;
@@ -201,7 +201,7 @@ mod tests {
 
     #[test]
     fn formulas_in_code_and_fences_are_left_alone() {
-        let (marked, spans) = mark_inline("`$$a$$` and\n```\n$$b$$\n```\n$$c$$", Vec::new());
+        let (marked, spans) = mark_inline("`$$a$$` and\n```\n$$b$$\n```\n$$c$$".into(), Vec::new());
         assert_eq!(spans.len(), 1);
         assert!(marked.starts_with("`$$a$$` and\n```\n$$b$$\n```\n"));
         assert!(!marked.contains("$$c$$"));
@@ -209,7 +209,7 @@ mod tests {
 
     #[test]
     fn refused_formulas_show_their_escaped_source() {
-        let (_, spans) = mark_inline("$$\\error{<b>}$$", Vec::new());
+        let (_, spans) = mark_inline("$$\\error{<b>}$$".into(), Vec::new());
         assert_eq!(
             spans[0].html(),
             "<span class=\"tex-error\">$$\\error{&lt;b&gt;}$$</span>"

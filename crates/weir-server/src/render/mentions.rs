@@ -72,7 +72,7 @@ pub fn render_with_mentions(source: &str, directory: &dyn Directory) -> String {
         return super::markdown::render(source);
     }
     let (marked, mentions) = mark_mentions(source, directory);
-    let (marked, spans) = super::math::mark_inline(&marked, mentions);
+    let (marked, spans) = super::math::mark_inline(marked, mentions);
     let html = super::markdown::render_with(&marked, &spans);
     // Most messages link nowhere: only a link can need the organization's URL (a lookup).
     if !html.contains("<a href=\"") {
@@ -236,6 +236,10 @@ fn mark_mentions(source: &str, directory: &dyn Directory) -> (String, Vec<Mentio
     (marker.out, marker.mentions)
 }
 
+/// The first characters of inline code, `<time:…>` and (group) mentions and channel
+/// links: the only places [`Marker::mark_line`] has anything to do.
+const MAY_START_MARKUP: [char; 4] = ['`', '<', '@', '#'];
+
 struct Marker<'d> {
     directory: &'d dyn Directory,
     out: String,
@@ -248,6 +252,13 @@ impl Marker<'_> {
     fn mark_line(&mut self, line: &str) {
         let mut rest = line;
         while !rest.is_empty() {
+            // Only these can start code, a timestamp or a mention: copy up to the next.
+            let plain = rest.find(MAY_START_MARKUP).unwrap_or(rest.len());
+            if plain > 0 {
+                self.out.push_str(&rest[..plain]);
+                rest = &rest[plain..];
+                continue;
+            }
             // Inline code: copy through the matching run of backticks untouched.
             if rest.starts_with('`') {
                 let ticks = rest.len() - rest.trim_start_matches('`').len();
