@@ -11,6 +11,7 @@ pub mod bots;
 pub mod local_server;
 pub mod memberships;
 pub mod organization;
+pub mod startup;
 pub mod system;
 pub mod webhooks;
 
