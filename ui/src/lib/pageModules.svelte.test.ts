@@ -41,15 +41,4 @@ describe('PageModules', () => {
     expect(pages.error('second')).toBeUndefined();
     expect(loader).toHaveBeenCalledTimes(2);
   });
-
-  it('prefetches every page not loaded yet', async () => {
-    const first = vi.fn(() => Promise.resolve({ default: First }));
-    const second = vi.fn(() => Promise.resolve({ default: Second }));
-    const pages = new PageModules<'first' | 'second'>({ first, second }, { first: First });
-
-    await pages.prefetch();
-    expect(pages.component('second')).toBe(Second);
-    expect(first).not.toHaveBeenCalled();
-    expect(second).toHaveBeenCalledTimes(1);
-  });
 });

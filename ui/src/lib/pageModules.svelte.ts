@@ -1,8 +1,7 @@
 /**
  * Pages loaded on demand. The first page is bundled with the app; every other page is
- * its own chunk (with what only it uses: the JSON editor, KaTeX's CSS, the sanitizer),
- * fetched when it is first shown or, earlier, once the first page has settled
- * ([`prefetch`]), so that a cold start parses only what its first page needs.
+ * its own chunk (with what only it uses: KaTeX's CSS, the sanitizer), fetched when it is
+ * first shown, so that a cold start parses only what its first page needs.
  */
 import type { Component } from 'svelte';
 import { toIpcError, type IpcError } from './ipc';
@@ -53,12 +52,5 @@ export class PageModules<Id extends string> {
     );
     this.#pending[id] = loading;
     return loading;
-  }
-
-  /** Loads every page not loaded yet, one after the other. */
-  async prefetch(): Promise<void> {
-    for (const id of Object.keys(this.#loaders) as Id[]) {
-      await this.load(id);
-    }
   }
 }
