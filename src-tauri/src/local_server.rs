@@ -115,7 +115,7 @@ impl LocalServer {
     /// Starts the server (creating the demo organization on first use) unless it runs.
     pub async fn ensure_started(&self) -> AppResult<String> {
         let mut running = self.running.lock().await;
-        start_if_stopped(&mut *running, self.options()).await
+        start_if_stopped(&mut running, self.options()).await
     }
 
     /// Starts the server on the async runtime and returns at once, so that the window
@@ -130,7 +130,7 @@ impl LocalServer {
         };
         let options = self.options();
         tauri::async_runtime::spawn(async move {
-            if let Err(error) = start_if_stopped(&mut *running, options).await {
+            if let Err(error) = start_if_stopped(&mut running, options).await {
                 tracing::error!(%error, "the local server did not start");
             }
         });
