@@ -9,8 +9,11 @@
 //!   stack (the baseline of the targets), with the same fresh directories.
 //!
 //! Cold start is the wall time from spawning the binary to the `ui ready` line on its
-//! stderr: the page's first IPC call, when the window is usable. After `--settle-ms` more
-//! (for Weir: the demo overview loads), memory is PSS from `/proc/<pid>/smaps_rollup`
+//! stderr: the answer to the page's first IPC call, when the window is usable. Weir's
+//! page then loads its first page's data and paints it, and logs `ui content painted`
+//! with its own marks (script run, first paint, data received; see `ui/src/lib/startup.ts`):
+//! that is `content s`, the time to the demo's grid on screen (the minimal app's one page
+//! has no more content than its first paint). After `--settle-ms` more, memory is PSS from `/proc/<pid>/smaps_rollup`
 //! summed over the app's process and all its descendants (the WebKit web and network
 //! processes, ...); RSS is summed too. Then the tree gets SIGTERM, SIGKILL after a
 //! bounded wait, and nothing may be left. Needs a display (`xvfb-run`) and, to keep
@@ -37,16 +40,18 @@ use crate::report::{median, start_round};
 
 /// The line both apps print when their page makes its first IPC call.
 const READY_MARKER: &str = "ui ready: first status request";
-/// Weir's line once its local server listens (end of its setup hook, which runs
-/// on the main thread after the window is built, before the event loop).
+/// Weir's line once its local server listens (started in the background by its setup
+/// hook while the window loads its page).
 const SERVER_MARKER: &str = "local server started";
+/// Weir's line once its first page's content is painted.
+const CONTENT_MARKER: &str = "ui content painted";
 /// How long an app may take to print its `ui ready` line.
 const READY_TIMEOUT: Duration = Duration::from_secs(60);
 /// How long the tree gets to exit after SIGTERM, and after SIGKILL.
 const TERM_GRACE: Duration = Duration::from_secs(5);
 const KILL_WAIT: Duration = Duration::from_secs(5);
 /// The targets: Weir within this much of the minimal app.
-const TARGET_START_S: f64 = 0.5;
+const TARGET_START_S: f64 = 0.2;
 const TARGET_MEMORY_MB: f64 = 100.0;
 const DEFAULT_WEIR_BIN: &str = "target/release/weir";
 const DEFAULT_MINIMAL_BIN: &str = "target/release/weir-bench-minimal-app";
@@ -101,6 +106,8 @@ struct Figures {
     ready: Duration,
     /// Spawn to Weir's `local server started` line.
     server: Option<Duration>,
+    /// Spawn to Weir's `ui content painted` line.
+    content: Option<Duration>,
     pss_kb: u64,
     rss_kb: u64,
     /// PSS by program (argv[0]'s file name), summed over its processes.
@@ -218,8 +225,8 @@ fn mb(kb: f64) -> f64 {
 fn print_header(stop_column: bool) {
     let stop = if stop_column { "stopped by" } else { "" };
     let header = format!(
-        "  {:<14} {:>9} {:>10} {:>8} {:>8} {:>6}  {stop}",
-        "app", "ready s", "server s", "PSS MB", "RSS MB", "procs"
+        "  {:<14} {:>9} {:>10} {:>10} {:>8} {:>8} {:>6}  {stop}",
+        "app", "ready s", "server s", "content s", "PSS MB", "RSS MB", "procs"
     );
     println!("{}", header.trim_end());
 }
@@ -228,11 +235,11 @@ fn print_round(figures: &[Figures]) {
     print_header(true);
     for row in figures {
         println!(
-            "  {:<14} {:>9.2} {:>10} {:>8.0} {:>8.0} {:>6}  {}",
+            "  {:<14} {:>9.2} {:>10} {:>10} {:>8.0} {:>8.0} {:>6}  {}",
             row.app.label(),
             row.ready.as_secs_f64(),
-            row.server
-                .map_or("-".into(), |at| format!("{:.2}", at.as_secs_f64())),
+            seconds(row.server),
+            seconds(row.content),
             mb(row.pss_kb as f64),
             mb(row.rss_kb as f64),
             row.processes,
@@ -263,6 +270,18 @@ fn print_round(figures: &[Figures]) {
     }
 }
 
+fn seconds(at: Option<Duration>) -> String {
+    at.map_or("-".into(), |at| format!("{:.2}", at.as_secs_f64()))
+}
+
+fn finite_or_dash(value: f64) -> String {
+    if value.is_finite() {
+        format!("{value:.2}")
+    } else {
+        "-".into()
+    }
+}
+
 fn figure_of(figures: &[Figures], app: App) -> Option<&Figures> {
     figures.iter().find(|row| row.app == app)
 }
@@ -281,6 +300,7 @@ fn round_differences(figures: &[Figures]) -> Option<(f64, f64)> {
 struct Medians {
     ready: f64,
     server: f64,
+    content: f64,
     pss_mb: f64,
     rss_mb: f64,
     processes: f64,
@@ -305,6 +325,7 @@ fn medians_of(rounds: &[Vec<Figures>], app: App) -> Medians {
     Medians {
         ready: of(&|r| r.ready.as_secs_f64()),
         server: of(&|r| r.server.map_or(f64::NAN, |at| at.as_secs_f64())),
+        content: of(&|r| r.content.map_or(f64::NAN, |at| at.as_secs_f64())),
         pss_mb: of(&|r| mb(r.pss_kb as f64)),
         rss_mb: of(&|r| mb(r.rss_kb as f64)),
         processes: of(&|r| r.processes as f64),
@@ -333,14 +354,11 @@ fn print_summary(args: &Args, cores: usize, rounds: &[Vec<Figures>]) {
     let base = medians_of(rounds, App::Minimal);
     for (app, row) in [(App::Weir, &weir), (App::Minimal, &base)] {
         println!(
-            "  {:<14} {:>9.2} {:>10} {:>8.0} {:>8.0} {:>6}",
+            "  {:<14} {:>9.2} {:>10} {:>10} {:>8.0} {:>8.0} {:>6}",
             app.label(),
             row.ready,
-            if row.server.is_finite() {
-                format!("{:.2}", row.server)
-            } else {
-                "-".into()
-            },
+            finite_or_dash(row.server),
+            finite_or_dash(row.content),
             row.pss_mb,
             row.rss_mb,
             row.processes,
@@ -381,10 +399,17 @@ fn print_summary(args: &Args, cores: usize, rounds: &[Vec<Figures>]) {
     );
     if weir.server.is_finite() {
         println!(
-            "  weir's local server was up {:.2} s after spawn (median): Weir's setup hook \
-             (keyring probe, demo data, server start) holds the main thread after the window is \
-             built and before the event loop runs",
+            "  weir's local server was up {:.2} s after spawn (median), started in the \
+             background while the window loads its page",
             weir.server
+        );
+    }
+    if weir.content.is_finite() {
+        println!(
+            "  weir's first page (the demo's memberships grid) was painted {:.2} s after spawn \
+             (median), {:+.2} s after the minimal app's page; the apps' logs break it down",
+            weir.content,
+            weir.content - base.ready
         );
     }
     let start = weir.ready - base.ready;
@@ -415,6 +440,7 @@ fn print_summary(args: &Args, cores: usize, rounds: &[Vec<Figures>]) {
 enum Event {
     Server(Duration),
     Ready(Duration),
+    Content(Duration),
     Closed,
 }
 
@@ -462,8 +488,22 @@ fn measure(setup: &Setup, app: App, round: u64) -> Result<Figures> {
     let (sender, events) = mpsc::channel();
     std::thread::spawn(move || watch_stderr(stderr, log_file, started, &sender));
 
-    let (ready, server) = wait_ready(&mut tree, &events, started, app, &log)?;
-    std::thread::sleep(Duration::from_millis(setup.args.settle_ms));
+    let (ready, mut server) = wait_ready(&mut tree, &events, started, app, &log)?;
+    let settle_until = Instant::now() + Duration::from_millis(setup.args.settle_ms);
+    // The content line (Weir's only) comes while settling; the wait stays the settle time.
+    let mut content = None;
+    while let Some(left) = settle_until.checked_duration_since(Instant::now()) {
+        match events.recv_timeout(left) {
+            Ok(Event::Content(at)) => content = Some(at),
+            Ok(Event::Server(at)) => server = Some(at),
+            Ok(Event::Ready(_)) => {}
+            Ok(Event::Closed) | Err(RecvTimeoutError::Disconnected) => {
+                std::thread::sleep(left);
+                break;
+            }
+            Err(RecvTimeoutError::Timeout) => break,
+        }
+    }
     if let Some(status) = tree.child.try_wait()? {
         return Err(format!(
             "{} exited ({status}) while settling; its stderr:\n{}",
@@ -479,6 +519,7 @@ fn measure(setup: &Setup, app: App, round: u64) -> Result<Figures> {
         app,
         ready,
         server,
+        content,
         pss_kb: memory.pss_kb,
         rss_kb: memory.rss_kb,
         by_program: memory.by_program,
@@ -501,6 +542,8 @@ fn wait_ready(
         match events.recv_timeout(Duration::from_millis(50)) {
             Ok(Event::Ready(at)) => return Ok((at, server)),
             Ok(Event::Server(at)) => server = Some(at),
+            // Not before ready (the page reports after its first status); ignored if so.
+            Ok(Event::Content(_)) => {}
             Ok(Event::Closed) | Err(RecvTimeoutError::Disconnected) => {
                 return Err(format!(
                     "{} closed its stderr before the ui-ready line; its stderr:\n{}",
@@ -549,6 +592,8 @@ fn watch_stderr(stderr: ChildStderr, mut log: File, started: Instant, events: &S
         let _ = writeln!(log, "[{:>8.3} s] {text}", at.as_secs_f64());
         if text.contains(READY_MARKER) {
             let _ = events.send(Event::Ready(at));
+        } else if text.contains(CONTENT_MARKER) {
+            let _ = events.send(Event::Content(at));
         } else if text.contains(SERVER_MARKER) {
             let _ = events.send(Event::Server(at));
         }

@@ -31,13 +31,18 @@ pub fn run() {
     logging::init();
     let app = build_app(tauri::Builder::default())
         .setup(|app| {
+            // Tauri calls this on the main thread once the window is built, before the
+            // event loop runs: anything slow here holds up the page, so the local server
+            // and the keyring probe start in the background.
+            tracing::info!("window built, setting up");
             if let Some(window) = app.get_webview_window("main") {
                 rendering::apply(&window);
             }
             let data_dir = app.path().app_data_dir()?;
             let state = WeirState::open_default(&data_dir)?;
-            tauri::async_runtime::block_on(state.start())?;
+            state.start_in_background()?;
             state.manage(app);
+            tracing::info!("set up; the local server and the keyring probe run in the background");
             Ok(())
         })
         .build(tauri::generate_context!());

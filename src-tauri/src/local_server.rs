@@ -3,6 +3,8 @@
 //! HTTP through the same client as a real server, reset on request, stopped at exit.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
 
 use serde::Serialize;
 use tokio::sync::Mutex;
@@ -40,6 +42,22 @@ pub struct LocalServerStatus {
     pub requests: Vec<RequestLogEntry>,
 }
 
+/// Starts the server into `running` unless it runs; its URL.
+async fn start_if_stopped(running: &mut Option<Running>, options: Options) -> AppResult<String> {
+    if let Some(running) = running.as_ref() {
+        return Ok(running.server.url().to_owned());
+    }
+    let began = Instant::now();
+    let started = Running::new(Server::start(options).await?)?;
+    let url = started.server.url().to_owned();
+    tracing::info!(
+        ms = began.elapsed().as_millis() as u64,
+        "local server ready for the app"
+    );
+    *running = Some(started);
+    Ok(url)
+}
+
 struct Running {
     server: Server,
     started_at: i64,
@@ -71,7 +89,8 @@ impl Running {
 pub struct LocalServer {
     data_dir: PathBuf,
     log: RequestLog,
-    running: Mutex<Option<Running>>,
+    /// Held by a start under way: whatever needs the server, or its status, waits for it.
+    running: Arc<Mutex<Option<Running>>>,
 }
 
 impl LocalServer {
@@ -79,7 +98,7 @@ impl LocalServer {
         Self {
             data_dir,
             log: RequestLog::new(),
-            running: Mutex::new(None),
+            running: Arc::new(Mutex::new(None)),
         }
     }
 
@@ -96,13 +115,25 @@ impl LocalServer {
     /// Starts the server (creating the demo organization on first use) unless it runs.
     pub async fn ensure_started(&self) -> AppResult<String> {
         let mut running = self.running.lock().await;
-        if let Some(running) = running.as_ref() {
-            return Ok(running.server.url().to_owned());
-        }
-        let started = Running::new(Server::start(self.options()).await?)?;
-        let url = started.server.url().to_owned();
-        *running = Some(started);
-        Ok(url)
+        start_if_stopped(&mut running, self.options()).await
+    }
+
+    /// Starts the server on the async runtime and returns at once, so that the window
+    /// loads its page meanwhile. The start holds the server's lock from this call on:
+    /// every later call (the status included) waits for it and sees it running. A start
+    /// that fails is logged; the next call that needs the server tries again and reports
+    /// the error.
+    pub fn start_in_background(&self) {
+        let Ok(mut running) = Arc::clone(&self.running).try_lock_owned() else {
+            // Someone holds the lock: a start or a reset is under way already.
+            return;
+        };
+        let options = self.options();
+        tauri::async_runtime::spawn(async move {
+            if let Err(error) = start_if_stopped(&mut running, options).await {
+                tracing::error!(%error, "the local server did not start");
+            }
+        });
     }
 
     /// The demo owner's client, starting the server if needed.

@@ -1,7 +1,12 @@
 //! The app's state, opened once at start-up (or by tests, with their own parts) and
 //! handed to Tauri as one managed state per concern: [`Accounts`] (the account list and
-//! keyring), [`LocalServer`], [`KeyringStatus`] and [`MembershipsState`]. Each command
+//! keyring), [`LocalServer`], [`KeyringProbe`] and [`MembershipsState`]. Each command
 //! takes only the ones it needs.
+//!
+//! Opening is quick (two small SQLite files); the slow parts of a start, the local
+//! server (on a fresh data dir: creating and seeding its database) and the keyring probe
+//! (a D-Bus round trip that may first start a keyring daemon), run in the background
+//! ([`WeirState::start_in_background`]) while the window loads its page.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -32,11 +37,48 @@ pub struct KeyringStatus {
     pub message: Option<String>,
 }
 
+/// The keyring's status, probed once (on a blocking thread); every caller until the
+/// answer is in waits for the one probe.
+#[derive(Clone)]
+pub struct KeyringProbe {
+    secrets: Arc<dyn SecretStore>,
+    status: Arc<tokio::sync::OnceCell<KeyringStatus>>,
+}
+
+impl KeyringProbe {
+    pub fn new(secrets: Arc<dyn SecretStore>) -> Self {
+        Self {
+            secrets,
+            status: Arc::new(tokio::sync::OnceCell::new()),
+        }
+    }
+
+    pub async fn status(&self) -> KeyringStatus {
+        let secrets = Arc::clone(&self.secrets);
+        let probe = || async move {
+            let began = std::time::Instant::now();
+            let status = tokio::task::spawn_blocking(move || probe_keyring(secrets.as_ref()))
+                .await
+                .unwrap_or_else(|error| KeyringStatus {
+                    available: false,
+                    message: Some(format!("The keyring check did not finish ({error}).")),
+                });
+            tracing::info!(
+                available = status.available,
+                ms = began.elapsed().as_millis() as u64,
+                "keyring probed"
+            );
+            status
+        };
+        self.status.get_or_init(probe).await.clone()
+    }
+}
+
 /// Every managed state, before it is handed to Tauri.
 pub struct WeirState {
     accounts: Accounts,
     local: LocalServer,
-    keyring: KeyringStatus,
+    keyring: KeyringProbe,
     memberships: MembershipsState,
 }
 
@@ -54,7 +96,7 @@ impl WeirState {
                 other => AppError::Internal(other.to_string()),
             },
         )?;
-        let keyring = probe_keyring(secrets.as_ref());
+        let keyring = KeyringProbe::new(Arc::clone(&secrets));
         let store = AccountStore::open(&data_dir.join("accounts.sqlite3"))?;
         let accounts = Accounts::new(store, secrets, ClientConfig::default());
         Ok(Self {
@@ -71,20 +113,38 @@ impl WeirState {
     }
 
     /// On first start (no accounts) adds the demo account and makes it active; whenever the
-    /// active account is the demo, starts the local server.
+    /// active account is the demo, starts the local server. Waits for it and the keyring
+    /// probe.
     pub async fn start(&self) -> AppResult<()> {
+        if self.demo_is_active()? {
+            self.local.ensure_started().await?;
+        }
+        self.keyring.status().await;
+        Ok(())
+    }
+
+    /// [`Self::start`] without waiting: the local server and the keyring probe start on
+    /// the async runtime. Commands that need either wait for it.
+    pub fn start_in_background(&self) -> AppResult<()> {
+        if self.demo_is_active()? {
+            self.local.start_in_background();
+        }
+        let keyring = self.keyring.clone();
+        tauri::async_runtime::spawn(async move { keyring.status().await });
+        Ok(())
+    }
+
+    /// Adds the demo account on first start (no accounts) and makes it active; whether
+    /// the active account is the demo.
+    fn demo_is_active(&self) -> AppResult<bool> {
         if self.accounts.list()?.is_empty() {
             let demo = ensure_demo_account(&self.accounts)?;
             self.accounts.set_active(Some(demo.id))?;
         }
-        if self
+        Ok(self
             .accounts
             .active()?
-            .is_some_and(|account| account.is_demo)
-        {
-            self.local.ensure_started().await?;
-        }
-        Ok(())
+            .is_some_and(|account| account.is_demo))
     }
 
     pub fn accounts(&self) -> &Accounts {

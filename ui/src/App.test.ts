@@ -1,6 +1,6 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import App from './App.svelte';
 import { commandNames, useFakeBackend } from './test/backend';
 import {
@@ -34,6 +34,18 @@ function currentNav(): string | null {
 }
 
 describe('App', () => {
+  // The pages other than the first are loaded on demand; Vitest compiles a module on its
+  // first import, so compile them once here rather than inside a test's wait.
+  beforeAll(async () => {
+    await Promise.all([
+      import('./pages/BotsPage.svelte'),
+      import('./pages/LocalServerPage.svelte'),
+      import('./pages/AccountsPage.svelte'),
+      import('./pages/GroupsPage.svelte'),
+      import('./lib/components/JsonEditor.svelte'),
+    ]);
+  }, 120_000);
+
   it('starts from app_status and shows the active account and the overview', async () => {
     const backend = standardBackend();
     render(App);

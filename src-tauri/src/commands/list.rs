@@ -43,6 +43,7 @@ macro_rules! weir_commands {
             local_server::reset_demo_data,
             local_server::start_local_server,
             system::open_external,
+            startup::report_startup,
             memberships::load_memberships,
             memberships::plan_membership_changes,
             memberships::apply_membership_changes,

@@ -12,6 +12,7 @@ pub mod group_csv;
 pub mod local_server;
 pub mod memberships;
 pub mod organization;
+pub mod startup;
 pub mod system;
 pub mod webhooks;
 

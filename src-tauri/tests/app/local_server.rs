@@ -59,3 +59,25 @@ fn starts_resets_and_stops_on_a_private_data_dir() {
         }
     }
 }
+
+#[test]
+fn a_start_in_the_background_is_waited_for_by_the_first_status() {
+    let root = tempfile::tempdir().unwrap();
+    let state = WeirState::open(root.path(), Arc::new(MemoryStore::new())).unwrap();
+    // Returns before the server listens; the status asked for right after waits for it.
+    state.start_in_background().unwrap();
+    tauri::async_runtime::block_on(async {
+        let status = state.local().status().await;
+        assert!(status.running, "the status did not wait for the start");
+        let url = status.url.unwrap();
+        assert!(url.starts_with("http://127.0.0.1:"), "{url}");
+        let client = weir_app::state::active_client(state.accounts(), state.local())
+            .await
+            .unwrap();
+        assert_eq!(
+            client.get_own_user().await.unwrap().email,
+            weir_server::DEMO_OWNER_EMAIL
+        );
+        state.local().stop().await;
+    });
+}

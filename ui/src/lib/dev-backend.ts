@@ -382,5 +382,6 @@ export function createDevBackend(params: URLSearchParams): Backend {
       window.open(url, '_blank', 'noopener');
       return null;
     },
+    report_startup: () => null,
   });
 }

@@ -121,6 +121,7 @@ export const ipc = {
   resetDemoData: () => call('reset_demo_data'),
   startLocalServer: () => call('start_local_server'),
   openExternal: (url: Args<'open_external'>['url']) => call('open_external', { url }),
+  reportStartup: (request: RequestOf<'report_startup'>) => call('report_startup', { request }),
   loadMemberships: () => call('load_memberships'),
   planMembershipChanges: (changes: RequestOf<'plan_membership_changes'>['changes']) =>
     call('plan_membership_changes', { request: { changes } }),

@@ -101,11 +101,13 @@ impl Server {
     /// Prepares the data dir (creating the organization if it has no database), then
     /// listens. Must be called inside a tokio runtime: the server runs as a task on it.
     pub async fn start(options: Options) -> Result<Self> {
+        let began = std::time::Instant::now();
         let (dir, organization) = (options.data_dir.clone(), options.organization.clone());
         // Loading an organization is SQLite work: off the async threads.
         tokio::task::spawn_blocking(move || data_dir::prepare(&dir, &organization))
             .await
             .map_err(|error| Error::Internal(format!("preparing the data dir: {error}")))??;
+        let prepared = began.elapsed();
         let store = Store::open(&options.data_dir)?;
         let owner = owner(&store).await?;
         let listener = TcpListener::bind(options.address).await.map_err(|error| {
@@ -132,7 +134,12 @@ impl Server {
                 tracing::error!(%error, "the local server stopped with an error");
             }
         });
-        tracing::info!(url = %format!("http://{address}"), "local server started");
+        tracing::info!(
+            url = %format!("http://{address}"),
+            prepare_ms = prepared.as_millis() as u64,
+            total_ms = began.elapsed().as_millis() as u64,
+            "local server started"
+        );
         Ok(Self {
             url: format!("http://{address}"),
             address,

@@ -34,6 +34,7 @@ import type { PreviewUrlRequest } from "./PreviewUrlRequest";
 import type { RememberedIdRequest } from "./RememberedIdRequest";
 import type { RememberedWebhookUrl } from "./RememberedWebhookUrl";
 import type { RequestLogSinceRequest } from "./RequestLogSinceRequest";
+import type { StartupReport } from "./StartupReport";
 import type { UndoRequest } from "./UndoRequest";
 import type { WebhookSendRequest } from "./WebhookSendRequest";
 import type { WebhookSendResult } from "./WebhookSendResult";
@@ -154,6 +155,10 @@ export interface Commands {
    * Opens an `https` link in the system browser; nothing else may be opened.
    */
   open_external: { args: { url: string }; result: null };
+  /**
+   * Logs the page's start-up marks, the first report only.
+   */
+  report_startup: { args: { request: StartupReport }; result: null };
   /**
    * Loads the grid from the server (one `register` and one `users/me`).
    */
