@@ -3,6 +3,7 @@
 //! cancel switch of the running apply, held by an [`ApplyGuard`].
 
 pub mod dto;
+pub mod wire;
 
 use std::path::Path;
 use std::sync::{Arc, Mutex, PoisonError};
