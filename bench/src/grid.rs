@@ -178,6 +178,17 @@ async fn bench(args: Args) -> Result<ExitCode> {
     let site = format!("http://{}", server.address);
     let outcome = measure(&args, &site).await;
     let outcome = match outcome {
+        Ok(code) => {
+            let me = i64::from(WINDOW_USER);
+            let key = person_key(WINDOW_USER);
+            let email = format!("person{WINDOW_USER}@grid.test");
+            crate::grid_breakdown::print(server.address, &email, &key, me, args.rounds)
+                .await
+                .map(|()| code)
+        }
+        other => other,
+    };
+    let outcome = match outcome {
         Ok(code) if !args.window.no_window => {
             println!();
             let email = format!("person{WINDOW_USER}@grid.test");

@@ -7,6 +7,7 @@
 
 mod app;
 mod grid;
+mod grid_breakdown;
 mod grid_window;
 mod http;
 mod load;

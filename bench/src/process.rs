@@ -12,8 +12,9 @@ use tokio::process::{Child, Command};
 
 use crate::Result;
 
-/// How long a server may take to print its `listening on` line.
-const STARTUP_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long a server may take to print its `listening on` line (seeding 100,000 people
+/// and 5 million subscriptions takes minutes on a busy machine).
+const STARTUP_TIMEOUT: Duration = Duration::from_secs(600);
 
 pub struct ServerProcess {
     child: Child,

@@ -17,11 +17,11 @@ use crate::error::{AppError, AppResult};
 use crate::local_server::LocalServer;
 use crate::memberships::MembershipsState;
 use crate::memberships::dto::{
-    self, ApplyOutcome, ApplyProgress, ApplySummary, ChangesRequest, CopyRequest,
-    CreateGroupRequest, CsvExportRequest, CsvImportResult, GroupChangesRequest, GroupPlanPreview,
-    GroupSyncRequest, MAX_CHANGES, MAX_COPY_TARGETS, MAX_GROUP_DESCRIPTION, MAX_GROUP_NAME,
-    MembershipGrid, PlanPreview, UndoRequest,
+    ApplyOutcome, ApplyProgress, ApplySummary, ChangesRequest, CopyRequest, CreateGroupRequest,
+    CsvExportRequest, CsvImportResult, GroupChangesRequest, GroupPlanPreview, GroupSyncRequest,
+    MAX_CHANGES, MAX_COPY_TARGETS, MAX_GROUP_DESCRIPTION, MAX_GROUP_NAME, PlanPreview, UndoRequest,
 };
+use crate::memberships::wire::{self, GridAnswer};
 use crate::state::{active_account, active_client};
 
 /// How many applies the history shows.
@@ -50,15 +50,16 @@ fn changes(request: ChangesRequest) -> AppResult<Vec<core::Change>> {
     bounded(request.changes)
 }
 
-/// Loads the grid from the server (one `register` and one `users/me`).
+/// Loads the grid from the server (`register`, `users/me` and `user_groups`); answers it
+/// in binary (`memberships::wire`).
 #[command]
 pub async fn load_memberships(
     accounts: State<'_, Accounts>,
     local: State<'_, LocalServer>,
     memberships: State<'_, MembershipsState>,
-) -> AppResult<MembershipGrid> {
+) -> AppResult<GridAnswer> {
     let matrix = memberships.reload(&accounts, &local).await?;
-    blocking(move || dto::grid(&matrix)).await
+    blocking(move || wire::encode(&matrix)).await?
 }
 
 /// The calls an apply of these changes would make.

@@ -9,7 +9,8 @@ use weir_core::memberships::{
 };
 use weir_core::organization::Role;
 
-/// The grid in one answer. `subscribers` are indices into `people`; a cell's rule is
+/// The grid in one answer, but for who is subscribed to what: that crosses as bitsets
+/// after it (`wire.rs`). A cell's rule is
 /// `permissions[person.kind][stream.kind][subscribe or unsubscribe]`.
 #[derive(Debug, Clone, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
@@ -161,7 +162,8 @@ pub struct GridStream {
     pub invite_only: bool,
     /// What this stream is to the viewer, which picks the column of `permissions`.
     pub kind: ChannelClass,
-    pub subscribers: Vec<u32>,
+    /// How many people are subscribed (who they are crosses as a bitset, `wire.rs`).
+    pub subscriber_count: u32,
 }
 
 /// Every rule for the viewer, by [`PersonClass`] (the fields are its names): the grid
@@ -489,7 +491,7 @@ pub fn grid(matrix: &Matrix) -> MembershipGrid {
                 name: channel.name.clone(),
                 invite_only: channel.invite_only,
                 kind: matrix.channel_class(channel),
-                subscribers: channel.subscribers.clone(),
+                subscriber_count: u32::try_from(channel.subscribers.len()).unwrap_or(u32::MAX),
             })
             .collect(),
         permissions: PermissionTable::new(viewer),

@@ -4,6 +4,7 @@
 
 pub mod dto;
 pub mod group_csv;
+pub mod wire;
 
 use std::path::Path;
 use std::sync::{Arc, Mutex, PoisonError};

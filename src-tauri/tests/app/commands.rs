@@ -5,7 +5,7 @@
 // test, not its helpers (rust-clippy#11119).
 #![allow(clippy::unwrap_used)]
 
-use crate::support::{harness, invoke};
+use crate::support::{harness, invoke, load_grid};
 use serde_json::{Value, json};
 
 #[test]
@@ -28,7 +28,7 @@ fn the_memberships_page_loads_with_one_register() {
     let overview = invoke(&h, "organization_overview", json!({})).unwrap();
     assert_eq!(overview["realmName"], "Lumen Labs");
     assert_eq!(overview["me"]["role"], "owner");
-    let grid = invoke(&h, "load_memberships", json!({})).unwrap();
+    let grid = load_grid(&h);
     let people = grid["people"].as_array().unwrap();
     let streams = grid["streams"].as_array().unwrap();
     assert!(

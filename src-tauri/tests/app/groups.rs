@@ -6,7 +6,7 @@
 
 use serde_json::{Value, json};
 
-use crate::support::{harness, invoke};
+use crate::support::{harness, invoke, load_grid};
 
 fn group<'a>(grid: &'a Value, name: &str) -> &'a Value {
     grid["groups"]
@@ -36,7 +36,7 @@ fn user_ids(grid: &Value, people: &[u64]) -> Vec<i64> {
 #[test]
 fn the_grid_carries_the_demo_teams_with_subgroups_expanded() {
     let h = harness();
-    let grid = invoke(&h, "load_memberships", json!({})).unwrap();
+    let grid = load_grid(&h);
     let engineering = group(&grid, "engineering");
     let mut expected = indices(&engineering["directMembers"]);
     for sub in ["backend", "frontend"] {
@@ -61,7 +61,7 @@ fn the_grid_carries_the_demo_teams_with_subgroups_expanded() {
 #[test]
 fn a_group_row_on_three_channels_is_one_request_and_a_sync_at_most_two() {
     let h = harness();
-    let grid = invoke(&h, "load_memberships", json!({})).unwrap();
+    let grid = load_grid(&h);
     let team = group(&grid, "on-call");
     let members = user_ids(&grid, &indices(&team["members"]));
     let streams: Vec<i64> = grid["streams"]
@@ -117,7 +117,7 @@ fn a_group_row_on_three_channels_is_one_request_and_a_sync_at_most_two() {
     )
     .unwrap();
     assert_eq!(outcome["requestsSent"].as_u64().unwrap() as usize, requests);
-    let after = invoke(&h, "load_memberships", json!({})).unwrap();
+    let after = load_grid(&h);
     let channel = after["streams"]
         .as_array()
         .unwrap()
@@ -142,7 +142,7 @@ fn a_group_row_on_three_channels_is_one_request_and_a_sync_at_most_two() {
 #[test]
 fn copy_stages_a_persons_channels_and_refuses_unknown_people() {
     let h = harness();
-    let grid = invoke(&h, "load_memberships", json!({})).unwrap();
+    let grid = load_grid(&h);
     let me = grid["viewer"]["userId"].as_i64().unwrap();
     let other = grid["people"]
         .as_array()
@@ -177,7 +177,7 @@ fn copy_stages_a_persons_channels_and_refuses_unknown_people() {
 #[test]
 fn the_groups_page_plans_one_request_per_group_applies_and_undoes() {
     let h = harness();
-    let grid = invoke(&h, "load_memberships", json!({})).unwrap();
+    let grid = load_grid(&h);
     let backend = group(&grid, "backend");
     let designers = group(&grid, "designers");
     assert_eq!(
@@ -238,7 +238,7 @@ fn the_groups_page_plans_one_request_per_group_applies_and_undoes() {
             .all(|c| c["error"].is_null()),
         "{report}"
     );
-    let after = invoke(&h, "load_memberships", json!({})).unwrap();
+    let after = load_grid(&h);
     let now = user_ids(&after, &indices(&group(&after, "backend")["directMembers"]));
     assert!(now.contains(&newcomer) && !now.contains(&in_backend[0]));
 
@@ -259,7 +259,7 @@ fn the_groups_page_plans_one_request_per_group_applies_and_undoes() {
         json!({"request": {"changes": reverse}, "onProgress": "__CHANNEL__:12"}),
     )
     .unwrap();
-    let restored = invoke(&h, "load_memberships", json!({})).unwrap();
+    let restored = load_grid(&h);
     for (name, before) in [("backend", &in_backend), ("designers", &in_designers)] {
         let mut now = user_ids(
             &restored,
@@ -275,7 +275,7 @@ fn the_groups_page_plans_one_request_per_group_applies_and_undoes() {
 #[test]
 fn a_group_is_created_from_selected_people_and_bad_names_are_refused() {
     let h = harness();
-    let grid = invoke(&h, "load_memberships", json!({})).unwrap();
+    let grid = load_grid(&h);
     let me = grid["viewer"]["userId"].as_i64().unwrap();
     invoke(
         &h,
@@ -283,7 +283,7 @@ fn a_group_is_created_from_selected_people_and_bad_names_are_refused() {
         json!({"request": {"name": "new-hires", "description": "This month", "members": [me]}}),
     )
     .unwrap();
-    let after = invoke(&h, "load_memberships", json!({})).unwrap();
+    let after = load_grid(&h);
     let created = group(&after, "new-hires");
     assert_eq!(created["description"], "This month");
     assert_eq!(

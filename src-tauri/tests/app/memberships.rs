@@ -3,7 +3,7 @@
 // The helpers unwrap as the tests do (see `support`).
 #![allow(clippy::unwrap_used)]
 
-use crate::support::{harness, invoke};
+use crate::support::{harness, invoke, load_grid};
 use serde_json::{Value, json};
 
 /// A public stream and two active people other than the viewer subscribed to it.
@@ -50,7 +50,7 @@ fn subscribed(grid: &Value, user_id: i64, stream_id: i64) -> bool {
 #[test]
 fn the_grid_loads_with_the_owners_rules() {
     let h = harness();
-    let grid = invoke(&h, "load_memberships", json!({})).unwrap();
+    let grid = load_grid(&h);
     assert_eq!(grid["viewer"]["role"], "owner");
     assert!(grid["people"].as_array().unwrap().len() > 3);
     assert!(
@@ -89,7 +89,7 @@ fn the_grid_loads_with_the_owners_rules() {
 #[test]
 fn apply_unsubscribes_in_one_request_then_undo_puts_it_back() {
     let h = harness();
-    let grid = invoke(&h, "load_memberships", json!({})).unwrap();
+    let grid = load_grid(&h);
     let (stream, [a, b]) = two_subscribers(&grid);
     let changes = json!([
         {"userId": a, "streamId": stream, "subscribe": false},
@@ -119,7 +119,7 @@ fn apply_unsubscribes_in_one_request_then_undo_puts_it_back() {
         "{outcome}"
     );
 
-    let after = invoke(&h, "load_memberships", json!({})).unwrap();
+    let after = load_grid(&h);
     assert!(!subscribed(&after, a, stream) && !subscribed(&after, b, stream));
 
     let history = invoke(&h, "list_membership_applies", json!({})).unwrap();
@@ -145,14 +145,14 @@ fn apply_unsubscribes_in_one_request_then_undo_puts_it_back() {
         json!({"request": {"changes": reverse}, "onProgress": "__CHANNEL__:8"}),
     )
     .unwrap();
-    let restored = invoke(&h, "load_memberships", json!({})).unwrap();
+    let restored = load_grid(&h);
     assert!(subscribed(&restored, a, stream) && subscribed(&restored, b, stream));
 }
 
 #[test]
 fn csv_export_then_import_of_an_edit_returns_exactly_the_edit() {
     let h = harness();
-    let grid = invoke(&h, "load_memberships", json!({})).unwrap();
+    let grid = load_grid(&h);
     let (stream, [a, _]) = two_subscribers(&grid);
     let path = h.data_dir().join("grid.csv");
     let path_text = path.to_str().unwrap();

@@ -9,10 +9,10 @@ import type { ApplyProgress } from './bindings/ApplyProgress';
 import type { ApplySummary } from './bindings/ApplySummary';
 import type { GridPerson } from './bindings/GridPerson';
 import type { MembershipChange } from './bindings/MembershipChange';
-import type { MembershipGrid } from './bindings/MembershipGrid';
 import type { PlanPreview } from './bindings/PlanPreview';
 import type { UserSummary } from './bindings/UserSummary';
 import type { FakeHandlers } from './ipc';
+import { encodeGrid, type PlainGrid } from './memberships/wire';
 
 export interface DevStream {
   streamId: number;
@@ -66,7 +66,7 @@ export function devMemberships(
 
   const isChange = (c: MembershipChange) => members.get(c.streamId)?.has(c.userId) !== c.subscribe;
 
-  function grid(): MembershipGrid {
+  function grid(): PlainGrid {
     const all = people();
     const position = new Map(all.map((person, index) => [person.userId, index]));
     const gridPeople: GridPerson[] = all.map((person, index) => ({
@@ -113,7 +113,7 @@ export function devMemberships(
   return {
     load_memberships: async () => {
       await delay(300);
-      return grid();
+      return encodeGrid(grid());
     },
     plan_membership_changes: ({ request }): PlanPreview => {
       const wanted = request.changes.filter(isChange);

@@ -3,10 +3,10 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { GroupApplyReport } from '../lib/bindings/GroupApplyReport';
 import type { GroupMemberChange } from '../lib/bindings/GroupMemberChange';
-import type { MembershipGrid } from '../lib/bindings/MembershipGrid';
 import { app } from '../lib/stores/app.svelte';
 import { useFakeBackend } from '../test/backend';
 import { appStatus, ipcError, overview } from '../test/fixtures';
+import { encodeGrid, type PlainGrid } from '../lib/memberships/wire';
 import { grid, largeGrid } from '../test/memberships';
 import GroupsPage from './GroupsPage.svelte';
 
@@ -16,11 +16,11 @@ type Handlers = Parameters<typeof useFakeBackend>[0];
 
 /** The groups page on the test grid: research (30: Alan, Tim; subgroup 31), theory (31:
  *  Claude). Ada (1) is the viewer. */
-async function open(handlers: Handlers = {}, data: MembershipGrid = grid()) {
+async function open(handlers: Handlers = {}, data: PlainGrid = grid()) {
   const backend = useFakeBackend({
     app_status: () => appStatus(),
     organization_overview: () => overview(),
-    load_memberships: () => data,
+    load_memberships: () => encodeGrid(data),
     list_membership_applies: () => [],
     plan_group_member_changes: ({ request }: { request: { changes: GroupMemberChange[] } }) => {
       const byGroup = new Set(request.changes.map((c) => c.groupId));
@@ -64,7 +64,7 @@ describe('GroupsPage', () => {
       cells: [{ change: { userId: 1, groupId: 30, member: true }, error: null }],
     };
     const backend = await open({
-      load_memberships: () => (loads++ === 0 ? grid() : after),
+      load_memberships: () => encodeGrid(loads++ === 0 ? grid() : after),
       apply_group_member_changes: () => report,
     });
     await fireEvent.click(gcell(1, 30));

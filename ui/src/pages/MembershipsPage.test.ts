@@ -4,6 +4,7 @@ import { app } from '../lib/stores/app.svelte';
 import { useFakeBackend } from '../test/backend';
 import { appStatus, ipcError, overview } from '../test/fixtures';
 import { grid } from '../test/memberships';
+import { encodeGrid } from '../lib/memberships/wire';
 import MembershipsPage from './MembershipsPage.svelte';
 
 describe('MembershipsPage', () => {
@@ -11,7 +12,7 @@ describe('MembershipsPage', () => {
     useFakeBackend({
       app_status: () => appStatus(),
       organization_overview: () => overview(),
-      load_memberships: () => grid(),
+      load_memberships: () => encodeGrid(grid()),
       list_membership_applies: () => [],
     });
     await app.load();
@@ -52,7 +53,7 @@ describe('MembershipsPage', () => {
     let answer: () => void = () => undefined;
     const backend = useFakeBackend({
       app_status: () => appStatus(),
-      load_memberships: () => grid(),
+      load_memberships: () => encodeGrid(grid()),
       list_membership_applies: () => [],
       organization_overview: async () => {
         await new Promise<void>((resolve) => {

@@ -1,10 +1,10 @@
 import type { GridPerson } from '../lib/bindings/GridPerson';
 import type { PersonClass } from '../lib/bindings/PersonClass';
-import type { MembershipGrid } from '../lib/bindings/MembershipGrid';
 import type { Role } from '../lib/bindings/Role';
 import type { StreamRules } from '../lib/bindings/StreamRules';
 import { render, screen } from '@testing-library/svelte';
 import { app } from '../lib/stores/app.svelte';
+import { encodeGrid, type PlainGrid } from '../lib/memberships/wire';
 import MembershipsPage from '../pages/MembershipsPage.svelte';
 import { useFakeBackend } from './backend';
 import { appStatus, overview } from './fixtures';
@@ -51,7 +51,7 @@ function rules(
  * everyone active), leadership (private, Ada and Alan), random (public, nobody). Groups:
  * 30 research (Alan, Tim, and subgroup 31), 31 theory (Claude).
  */
-export function grid(viewerRole: 'owner' | 'member' = 'owner'): MembershipGrid {
+export function grid(viewerRole: 'owner' | 'member' = 'owner'): PlainGrid {
   const member = viewerRole === 'member';
   return {
     viewer: { userId: 1, role: viewerRole, featureLevel: 362 },
@@ -127,7 +127,7 @@ export function grid(viewerRole: 'owner' | 'member' = 'owner'): MembershipGrid {
  * `grid()` with `extra` more people (members in #general) and `extraStreams` more public
  * channels (nobody in them, named to sort after the others), so both axes virtualize.
  */
-export function largeGrid(extra: number, extraStreams = 0): MembershipGrid {
+export function largeGrid(extra: number, extraStreams = 0): PlainGrid {
   const base = grid();
   const first = base.people.length;
   for (let i = 0; i < extra; i++) {
@@ -153,7 +153,7 @@ export async function openMembershipsPage(handlers: Parameters<typeof useFakeBac
   const backend = useFakeBackend({
     app_status: () => appStatus(),
     organization_overview: () => overview(),
-    load_memberships: () => grid(),
+    load_memberships: () => encodeGrid(grid()),
     list_membership_applies: () => [],
     ...handlers,
   });

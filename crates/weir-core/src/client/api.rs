@@ -326,7 +326,7 @@ impl ZulipClient {
             .json("event_types", vec!["realm_user", "subscription"])
             .json("include_subscribers", true)
             .json("client_gravatar", false);
-        let snapshot: RegisterResponse = self.call(Method::POST, "register", params).await?;
+        let snapshot: RegisterResponse = self.call_large(Method::POST, "register", params).await?;
         if let Some(queue_id) = snapshot.queue_id.clone() {
             let client = self.clone();
             tokio::spawn(async move {

@@ -41,6 +41,11 @@ impl Params {
     }
 }
 
+/// A successful answer's JSON; `context` names the call in the error.
+fn decode<T: DeserializeOwned>(context: &str, body: &[u8]) -> Result<T, ClientError> {
+    serde_json::from_slice(body).map_err(|error| ClientError::Decode(format!("{context}: {error}")))
+}
+
 impl ZulipClient {
     /// An authenticated call.
     pub(crate) async fn call<T: DeserializeOwned>(
@@ -50,6 +55,22 @@ impl ZulipClient {
         params: Params,
     ) -> Result<T, ClientError> {
         self.execute(method, path, params, true).await
+    }
+
+    /// An authenticated call whose answer may be tens of megabytes (`register` with every
+    /// subscriber list): decoded on a blocking thread, not on an async worker.
+    pub(crate) async fn call_large<T: DeserializeOwned + Send + 'static>(
+        &self,
+        method: Method,
+        path: &str,
+        params: Params,
+    ) -> Result<T, ClientError> {
+        let body = self.fetch(method.clone(), path, params, true).await?;
+        let context = format!("{} {path}", method.as_str());
+        let stopped = format!("{context}: decoding stopped");
+        tokio::task::spawn_blocking(move || decode(&context, &body))
+            .await
+            .map_err(|_| ClientError::Decode(stopped))?
     }
 
     /// Sends a request under the client's policies and decodes the answer:
@@ -67,6 +88,19 @@ impl ZulipClient {
         params: Params,
         authenticated: bool,
     ) -> Result<T, ClientError> {
+        let context = format!("{} {path}", method.as_str());
+        let body = self.fetch(method, path, params, authenticated).await?;
+        decode(&context, &body)
+    }
+
+    /// [`Self::execute`] up to the successful answer's body, undecoded.
+    async fn fetch(
+        &self,
+        method: Method,
+        path: &str,
+        params: Params,
+        authenticated: bool,
+    ) -> Result<bytes::Bytes, ClientError> {
         let config = &self.inner.config;
         let url =
             self.inner.api_base.join(path).map_err(|error| {
@@ -114,9 +148,7 @@ impl ZulipClient {
             self.note_rate_limit_headers(&headers);
 
             if status.is_success() {
-                return serde_json::from_slice(&body).map_err(|error| {
-                    ClientError::Decode(format!("{} {path}: {error}", method.as_str()))
-                });
+                return Ok(body);
             }
             if status == StatusCode::TOO_MANY_REQUESTS {
                 let retry_after = retry_after_header(&headers).or_else(|| retry_after_body(&body));

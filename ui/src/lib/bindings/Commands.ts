@@ -26,7 +26,6 @@ import type { ImportZuliprcResponse } from "./ImportZuliprcResponse";
 import type { IntegrationSummary } from "./IntegrationSummary";
 import type { LocalServerStatus } from "./LocalServerStatus";
 import type { MembershipChange } from "./MembershipChange";
-import type { MembershipGrid } from "./MembershipGrid";
 import type { OrganizationOverview } from "./OrganizationOverview";
 import type { PathRequest } from "./PathRequest";
 import type { PlanPreview } from "./PlanPreview";
@@ -160,9 +159,10 @@ export interface Commands {
    */
   report_startup: { args: { request: StartupReport }; result: null };
   /**
-   * Loads the grid from the server (one `register` and one `users/me`).
+   * Loads the grid from the server (`register`, `users/me` and `user_groups`); answers it
+   * in binary (`memberships::wire`).
    */
-  load_memberships: { args: undefined; result: MembershipGrid };
+  load_memberships: { args: undefined; result: ArrayBuffer };
   /**
    * The calls an apply of these changes would make.
    */

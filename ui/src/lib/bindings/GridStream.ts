@@ -5,4 +5,8 @@ export type GridStream = { streamId: number, name: string, inviteOnly: boolean,
 /**
  * What this stream is to the viewer, which picks the column of `permissions`.
  */
-kind: ChannelClass, subscribers: Array<number>, };
+kind: ChannelClass, 
+/**
+ * How many people are subscribed (who they are crosses as a bitset, `wire.rs`).
+ */
+subscriberCount: number, };

@@ -6,7 +6,8 @@ import type { GridViewer } from "./GridViewer";
 import type { PermissionTable } from "./PermissionTable";
 
 /**
- * The grid in one answer. `subscribers` are indices into `people`; a cell's rule is
+ * The grid in one answer, but for who is subscribed to what: that crosses as bitsets
+ * after it (`wire.rs`). A cell's rule is
  * `permissions[person.kind][stream.kind][subscribe or unsubscribe]`.
  */
 export type MembershipGrid = { viewer: GridViewer, people: Array<GridPerson>, streams: Array<GridStream>, permissions: PermissionTable, 

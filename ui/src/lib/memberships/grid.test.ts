@@ -7,7 +7,7 @@ const allStreams = { text: '', access: 'all' as const };
 
 describe('GridIndex', () => {
   it('answers subscriptions from the bitsets', () => {
-    const index = new GridIndex(grid());
+    const index = GridIndex.of(grid());
     expect(index.subscribed(0, 0)).toBe(true);
     expect(index.subscribed(2, 1)).toBe(false);
     expect(index.subscribed(4, 0)).toBe(true);
@@ -16,19 +16,19 @@ describe('GridIndex', () => {
   });
 
   it('gives the reason for the direction a cell would change', () => {
-    const member = new GridIndex(grid('member'));
+    const member = GridIndex.of(grid('member'));
     // Alan is subscribed to general: removing him needs an administrator.
     expect(member.denied(1, 0)).toMatch(/Only organization administrators/);
     // Claude is not in random: a member may add him.
     expect(member.denied(2, 2)).toBeNull();
     expect(member.denied(3, 0)).toMatch(/Deactivated/);
-    expect(new GridIndex(grid('owner')).denied(1, 0)).toBeNull();
+    expect(GridIndex.of(grid('owner')).denied(1, 0)).toBeNull();
   });
 });
 
 describe('badges', () => {
   it('names the role, the bot and its owner, and deactivation; none for a member', () => {
-    const index = new GridIndex(grid());
+    const index = GridIndex.of(grid());
     expect(index.badges(1)).toEqual([{ text: 'Administrator', bot: false }]);
     expect(index.badges(2)).toEqual([]);
     expect(index.badges(3)).toEqual([{ text: 'Deactivated', bot: false }]);
@@ -37,7 +37,7 @@ describe('badges', () => {
 });
 
 describe('filters and sorting', () => {
-  const index = new GridIndex(grid());
+  const index = GridIndex.of(grid());
 
   it('hides deactivated people unless asked', () => {
     expect(visiblePeople(index, allPeople, 'name')).toEqual([0, 1, 2, 4]);

@@ -1,13 +1,14 @@
 /**
- * The memberships grid as the UI holds it: one bitset per stream (10,000 people × 1,000
- * streams is 1.25 MB), lookups by id, filters and sorting. Pure functions and classes, no
- * Svelte: the store wraps them.
+ * The memberships grid as the UI holds it: one bitset per stream, as the answer brought it
+ * (`wire.ts`; 10,000 people × 1,000 streams is 1.25 MB), lookups by id, filters and
+ * sorting. Pure functions and classes, no Svelte: the store wraps them.
  */
 import type { GridGroup } from '../bindings/GridGroup';
 import type { GridPerson } from '../bindings/GridPerson';
 import type { GridStream } from '../bindings/GridStream';
 import type { MembershipGrid } from '../bindings/MembershipGrid';
 import { roleLabel } from '../format';
+import { bytesPerStream, decodeGrid, encodeGrid, type PlainGrid } from './wire';
 
 /** The directions of a change, as the permission table names them. */
 export const SUBSCRIBE = 'subscribe';
@@ -20,20 +21,28 @@ export class GridIndex {
   /** Group id → the group (members expanded, as person indices). */
   readonly groupById: Map<number, GridGroup>;
   readonly #memberSets = new Map<number, Set<number>>();
-  readonly #bits: Uint8Array[];
+  /** Every stream's bitset, one after the other (`wire.ts`). */
+  readonly #bits: Uint8Array;
   readonly #bytesPerStream: number;
 
-  constructor(grid: MembershipGrid) {
+  constructor(grid: MembershipGrid, bits: Uint8Array) {
     this.grid = grid;
     this.personAt = new Map(grid.people.map((p, i) => [p.userId, i]));
     this.streamAt = new Map(grid.streams.map((s, i) => [s.streamId, i]));
     this.groupById = new Map(grid.groups.map((g) => [g.groupId, g]));
-    this.#bytesPerStream = Math.ceil(grid.people.length / 8);
-    this.#bits = grid.streams.map((stream) => {
-      const bits = new Uint8Array(this.#bytesPerStream);
-      for (const p of stream.subscribers) bits[p >> 3] = (bits[p >> 3] ?? 0) | (1 << (p & 7));
-      return bits;
-    });
+    this.#bytesPerStream = bytesPerStream(grid.people.length);
+    this.#bits = bits;
+  }
+
+  /** The index of an answer of `load_memberships`. */
+  static decode(answer: ArrayBuffer): GridIndex {
+    const { grid, bits } = decodeGrid(answer);
+    return new GridIndex(grid, bits);
+  }
+
+  /** The index of a grid with its subscribers listed (tests, the browser preview). */
+  static of(plain: PlainGrid): GridIndex {
+    return GridIndex.decode(encodeGrid(plain));
   }
 
   get peopleCount(): number {
@@ -54,8 +63,8 @@ export class GridIndex {
 
   /** Subscribed on the server (person and stream by index). */
   subscribed(p: number, s: number): boolean {
-    const bits = this.#bits[s];
-    return bits !== undefined && ((bits[p >> 3] ?? 0) & (1 << (p & 7))) !== 0;
+    if (p < 0 || p >= this.peopleCount || s < 0 || s >= this.streamCount) return false;
+    return ((this.#bits[s * this.#bytesPerStream + (p >> 3)] ?? 0) & (1 << (p & 7))) !== 0;
   }
 
   /** Why the account may not flip this cell from its server state, or `null`. */
@@ -173,8 +182,8 @@ export function visibleStreams(index: GridIndex, filter: StreamFilter, sort: Str
     const sa = streams[a];
     const sb = streams[b];
     if (!sa || !sb) return a - b;
-    if (sort === 'subscribers' && sa.subscribers.length !== sb.subscribers.length) {
-      return sb.subscribers.length - sa.subscribers.length;
+    if (sort === 'subscribers' && sa.subscriberCount !== sb.subscriberCount) {
+      return sb.subscriberCount - sa.subscriberCount;
     }
     return collator.compare(sa.name, sb.name) || a - b;
   });

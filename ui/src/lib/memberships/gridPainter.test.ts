@@ -27,7 +27,7 @@ function recorder(width = 900, height = 600) {
 const palette = new Proxy({}, { get: (_, name) => String(name) }) as Palette;
 
 function setup() {
-  const index = new GridIndex(largeGrid(100, 50));
+  const index = GridIndex.of(largeGrid(100, 50));
   const staged = new Map<number, boolean>();
   const model: PaintModel = {
     index,

@@ -426,7 +426,7 @@ export class GridPainter {
     ctx.fillStyle = palette.textFaint;
     for (let c = c0; c < c1; c++) {
       const stream = model.index.stream(model.cols[c] ?? -1);
-      if (stream) ctx.fillText(String(stream.subscribers.length), x(c) + COL / 2, COUNT_Y);
+      if (stream) ctx.fillText(String(stream.subscriberCount), x(c) + COL / 2, COUNT_Y);
     }
     ctx.font = font(LABEL_SIZE, fontFamily);
     ctx.textAlign = 'left';

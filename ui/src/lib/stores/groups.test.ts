@@ -3,12 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { GridIndex } from '../memberships/grid';
 import { useFakeBackend } from '../../test/backend';
 import { grid } from '../../test/memberships';
+import { encodeGrid } from '../memberships/wire';
 import { cellKey, groups, GroupsIndex } from './groups.svelte';
 import { memberships } from './memberships.svelte';
 
 async function loaded(handlers: Parameters<typeof useFakeBackend>[0] = {}) {
   const backend = useFakeBackend({
-    load_memberships: () => grid(),
+    load_memberships: () => encodeGrid(grid()),
     list_membership_applies: () => [],
     ...handlers,
   });
@@ -25,7 +26,7 @@ describe('GroupsIndex', () => {
     const data = grid();
     const theory = data.groups[1];
     if (theory) theory.removeDenied = 'Only its managers can remove members.';
-    const index = new GroupsIndex(new GridIndex(data));
+    const index = new GroupsIndex(GridIndex.of(data));
     expect(index.member(2, 30)).toBe(true);
     // Claude is in research through its subgroup only: not a direct member.
     expect(index.member(4, 30)).toBe(false);

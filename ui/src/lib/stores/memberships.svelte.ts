@@ -28,9 +28,9 @@ const REVIEW_DEBOUNCE_MS = 250;
 /** The grid, indexed. User Timing marks: `weir-bench grid` reports them against the page's
  *  opening. */
 async function loadGrid(): Promise<GridIndex> {
-  const grid = await ipc.loadMemberships();
+  const answer = await ipc.loadMemberships();
   performance.mark('grid received');
-  const index = new GridIndex(grid);
+  const index = GridIndex.decode(answer);
   performance.mark('grid indexed');
   return index;
 }
@@ -321,7 +321,7 @@ class MembershipsState {
     }
     for (const [s, change] of delta) {
       const stream = index.stream(s);
-      if (stream?.inviteOnly && stream.subscribers.length + change <= 0) {
+      if (stream?.inviteOnly && stream.subscriberCount + change <= 0) {
         risks.push({
           streamId: stream.streamId,
           text: `#${stream.name} is private and would have no subscribers left.`,

@@ -1,18 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import type { MembershipGrid } from '../bindings/MembershipGrid';
 import { useFakeBackend } from '../../test/backend';
 import { grid } from '../../test/memberships';
+import { encodeGrid } from '../memberships/wire';
 import { memberships } from './memberships.svelte';
 
 describe('the memberships store', () => {
   it('drops the previous grid as soon as the account or its data changes', async () => {
-    let answer: (grid: MembershipGrid) => void = () => undefined;
+    let answer: (grid: ArrayBuffer) => void = () => undefined;
     let calls = 0;
     useFakeBackend({
       load_memberships: () => {
         calls++;
-        if (calls === 1) return grid();
-        return new Promise<MembershipGrid>((resolve) => {
+        if (calls === 1) return encodeGrid(grid());
+        return new Promise<ArrayBuffer>((resolve) => {
           answer = resolve;
         });
       },
@@ -30,14 +30,14 @@ describe('the memberships store', () => {
     memberships.toggle(0, 0);
     expect(memberships.staged.size).toBe(0);
 
-    answer(grid('member'));
+    answer(encodeGrid(grid('member')));
     await expect.poll(() => memberships.index?.grid.viewer.role).toBe('member');
     expect(memberships.staged.size).toBe(0);
   });
 
   it("forgets the last apply's outcome when the account changes", async () => {
     useFakeBackend({
-      load_memberships: () => grid(),
+      load_memberships: () => encodeGrid(grid()),
       list_membership_applies: () => [],
       apply_membership_changes: () => ({
         journalId: 1,

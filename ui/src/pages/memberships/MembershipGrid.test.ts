@@ -7,6 +7,7 @@ import type { ApplyProgress } from '../../lib/bindings/ApplyProgress';
 import { GRID_CSS_VARS } from '../../lib/memberships/gridGeometry';
 import { memberships } from '../../lib/stores/memberships.svelte';
 import { grid, largeGrid, openMembershipsPage as open } from '../../test/memberships';
+import { encodeGrid } from '../../lib/memberships/wire';
 
 const cell = (userId: number, streamId: number) => screen.getByTestId(`cell-${userId}-${streamId}`);
 
@@ -50,7 +51,7 @@ describe('the memberships grid', () => {
   });
 
   it('disables cells a member may not change, with the reason, and stages nothing', async () => {
-    await open({ load_memberships: () => grid('member') });
+    await open({ load_memberships: () => encodeGrid(grid('member')) });
     const alan = cell(2, 1);
     expect(alan).toHaveAttribute('aria-disabled', 'true');
     expect(alan).toHaveAttribute(
@@ -292,7 +293,7 @@ describe('the memberships grid by keyboard (ARIA grid pattern)', () => {
   });
 
   it('stages nothing on a disabled cell', async () => {
-    await open({ load_memberships: () => grid('member') });
+    await open({ load_memberships: () => encodeGrid(grid('member')) });
     cell(2, 1).focus();
     await fireEvent.keyDown(cell(2, 1), { key: ' ' });
     expect(cell(2, 1)).not.toHaveAttribute('data-staged');
@@ -300,7 +301,7 @@ describe('the memberships grid by keyboard (ARIA grid pattern)', () => {
   });
 
   it('keeps the focused row rendered when the grid scrolls it out of the window', async () => {
-    await open({ load_memberships: () => largeGrid(500) });
+    await open({ load_memberships: () => encodeGrid(largeGrid(500)) });
     const grid = screen.getByRole('grid');
     cell(1, 1).focus();
     await press('ArrowDown', () => cell(2, 1));
@@ -324,7 +325,7 @@ describe('the memberships grid by keyboard (ARIA grid pattern)', () => {
   });
 
   it('hides the focus ring while the focused cell is scrolled under the headers', async () => {
-    await open({ load_memberships: () => largeGrid(500) });
+    await open({ load_memberships: () => encodeGrid(largeGrid(500)) });
     const grid = screen.getByRole('grid');
     cell(1, 1).focus();
     expect(grid).not.toHaveClass('focus-covered');
@@ -337,7 +338,7 @@ describe('the memberships grid by keyboard (ARIA grid pattern)', () => {
   });
 
   it('stages a painted cell clicked before the cells under it are rendered', async () => {
-    await open({ load_memberships: () => largeGrid(500) });
+    await open({ load_memberships: () => encodeGrid(largeGrid(500)) });
     const grid = screen.getByRole('grid');
     grid.scrollTop = 200 * 34;
     await fireEvent.scroll(grid);
@@ -355,7 +356,7 @@ describe('the memberships grid by keyboard (ARIA grid pattern)', () => {
   });
 
   it('keeps the focused column rendered when the grid scrolls it out sideways', async () => {
-    await open({ load_memberships: () => largeGrid(0, 300) });
+    await open({ load_memberships: () => encodeGrid(largeGrid(0, 300)) });
     const grid = screen.getByRole('grid');
     const headers = () => grid.querySelectorAll('[data-testid="stream-header"]').length;
     cell(1, 1).focus();
