@@ -181,13 +181,16 @@ pub async fn export_memberships_csv(
     memberships: State<'_, MembershipsState>,
     request: CsvExportRequest,
 ) -> AppResult<()> {
+    let user_ids = request.user_ids.map(bounded).transpose()?;
+    let stream_ids = request.stream_ids.map(bounded).transpose()?;
+    let staged = bounded(request.staged)?;
     let matrix = memberships.matrix(&accounts, &local).await?;
     let path = PathBuf::from(request.path.trim());
     blocking(move || -> AppResult<()> {
         let scope = ExportScope {
-            user_ids: request.user_ids.as_deref(),
-            stream_ids: request.stream_ids.as_deref(),
-            staged: &request.staged,
+            user_ids: user_ids.as_deref(),
+            stream_ids: stream_ids.as_deref(),
+            staged: &staged,
         };
         export_csv(&matrix, &scope, create_file(&path)?).map_err(weir_core::CoreError::from)?;
         Ok(())

@@ -1,6 +1,6 @@
 //! Streams and subscriptions.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
@@ -230,17 +230,43 @@ pub fn post_target(conn: &Connection, stream: StreamRef<'_>) -> Result<Option<Po
     Ok(found.optional()?)
 }
 
-/// Subscribers (active subscriptions of active users) of every stream, in one query (for listings and `register`).
+/// Subscribers (active subscriptions of active users) of every stream, each list sorted
+/// by user id (for listings and `register`).
+///
+/// One scan of the covering index, without SQL's join and sort: at 5,000,000
+/// subscriptions those made the query several times slower. The few deactivated users
+/// are filtered here instead, and each list is sorted in place (already in order when
+/// SQLite walks the index, so the sort only checks it).
 pub fn all_subscribers(conn: &Connection) -> Result<HashMap<i64, Vec<i64>>> {
+    let inactive: HashSet<i64> = conn
+        .prepare_cached("SELECT user_id FROM users WHERE is_active = 0")?
+        .query_map([], |row| row.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
     let mut statement = conn.prepare_cached(
-        "SELECT s.stream_id, s.user_id FROM subscriptions s JOIN users u ON u.user_id = s.user_id
-         WHERE s.active = 1 AND u.is_active = 1 ORDER BY s.stream_id, s.user_id",
+        "SELECT stream_id, user_id FROM subscriptions INDEXED BY subscriptions_by_stream
+         WHERE active = 1",
     )?;
     let mut by_stream: HashMap<i64, Vec<i64>> = HashMap::new();
+    // Rows come stream by stream: gather a run, then hash its stream once.
+    let mut run: (i64, Vec<i64>) = (0, Vec::new());
     let rows = statement.query_map([], |row| Ok((row.get::<_, i64>(0)?, row.get::<_, i64>(1)?)))?;
     for row in rows {
         let (stream_id, user_id) = row?;
-        by_stream.entry(stream_id).or_default().push(user_id);
+        if stream_id != run.0 {
+            let (done, members) = std::mem::replace(&mut run, (stream_id, Vec::new()));
+            if !members.is_empty() {
+                by_stream.entry(done).or_default().extend(members);
+            }
+        }
+        if !inactive.contains(&user_id) {
+            run.1.push(user_id);
+        }
+    }
+    if !run.1.is_empty() {
+        by_stream.entry(run.0).or_default().extend(run.1);
+    }
+    for members in by_stream.values_mut() {
+        members.sort_unstable();
     }
     Ok(by_stream)
 }
