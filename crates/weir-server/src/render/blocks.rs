@@ -34,7 +34,7 @@ pub(super) struct Blocks<'s> {
 
 /// `source` with Zulip's list and quote structure spelled the CommonMark way.
 pub(super) fn zulip_blocks(source: &str) -> Blocks<'_> {
-    if !source.contains(['*', '-', '+', '.', ')', '>']) {
+    if !source.lines().any(may_start_block) {
         return Blocks {
             source: Cow::Borrowed(source),
             starts: Vec::new(),
@@ -100,6 +100,13 @@ pub(super) fn zulip_blocks(source: &str) -> Blocks<'_> {
         source: Cow::Owned(rewriter.out),
         starts: rewriter.starts,
     }
+}
+
+/// Whether a line may start what this pass rewrites: a list item (`*`, `-`, `+`, a
+/// digit) or a quote (`>`). A source with no such line comes out unchanged.
+fn may_start_block(line: &str) -> bool {
+    line.trim_start()
+        .starts_with(|c: char| matches!(c, '*' | '-' | '+' | '>') || c.is_ascii_digit())
 }
 
 struct Rewriter {

@@ -42,51 +42,51 @@ const MAX_TOKEN: usize = 8192;
 /// Appends escaped `text`, linking what Zulip links and expanding `:emoji:`.
 pub(super) fn push_linkified(out: &mut String, text: &str) {
     let mut emitted = 0;
-    let mut at = 0;
-    // End of the whitespace-free run `at` is in, and where the trailing punctuation
-    // ending the run starts: found once per run.
-    let mut run_end = 0;
-    let mut run_min_end = 0;
-    while at < text.len() {
-        if at >= run_end {
-            let rest = &text[at..];
-            run_end = match rest.find(char::is_whitespace) {
-                // At whitespace: a run of its own, one character long.
-                Some(0) => at + rest.chars().next().map_or(1, char::len_utf8),
-                Some(i) => at + i,
-                None => text.len(),
-            };
-            if !may_hold_link(&text[at..run_end]) {
-                at = run_end;
+    let mut searched = 0;
+    // Every kind of link holds one of these (`://` after a scheme, the dot before a
+    // TLD, an address's `@`): only the whitespace-free runs around them are looked at
+    // position by position; the rest of the text goes out in one piece.
+    while let Some(found) = text.as_bytes()[searched..]
+        .iter()
+        .position(|byte| LINK_MARKS.contains(byte))
+    {
+        let mark = searched + found;
+        let run_start = text[..mark]
+            .char_indices()
+            .rev()
+            .find(|(_, c)| c.is_whitespace())
+            .map_or(0, |(i, c)| i + c.len_utf8());
+        let run_end = text[mark..]
+            .find(char::is_whitespace)
+            .map_or(text.len(), |i| mark + i);
+        // Where the trailing punctuation ending the run starts.
+        let run_min_end = text[..run_end].trim_end_matches(TRAILING).len();
+        let mut at = run_start.max(emitted);
+        while at < run_end {
+            if may_start(text, at)
+                && let Some((end, href)) =
+                    link_at(&text[..run_end], at, run_min_end.saturating_sub(at))
+            {
+                push_text_with_emoji(out, &text[emitted..at]);
+                out.push_str("<a href=\"");
+                escape_attr(out, &href);
+                out.push_str("\">");
+                escape_text(out, &text[at..end]);
+                out.push_str("</a>");
+                emitted = end;
+                at = end;
                 continue;
             }
-            run_min_end = text[..run_end].trim_end_matches(TRAILING).len();
+            at += text[at..].chars().next().map_or(1, char::len_utf8);
         }
-        if may_start(text, at)
-            && let Some((end, href)) = link_at(&text[..run_end], at, run_min_end.saturating_sub(at))
-        {
-            push_text_with_emoji(out, &text[emitted..at]);
-            let shown = &text[at..end];
-            out.push_str("<a href=\"");
-            escape_attr(out, &href);
-            out.push_str("\">");
-            escape_text(out, shown);
-            out.push_str("</a>");
-            emitted = end;
-            at = end;
-            continue;
-        }
-        at += text[at..].chars().next().map_or(1, char::len_utf8);
+        searched = run_end;
     }
     push_text_with_emoji(out, &text[emitted..]);
 }
 
-/// Whether a link can start anywhere in `run` (whitespace-free): every kind needs one
-/// of these (`://` after a scheme, the dot before a TLD, an address's `@`). Most words
-/// have none, so the per-position search below is skipped for them.
-fn may_hold_link(run: &str) -> bool {
-    run.contains(['.', '@', ':'])
-}
+/// Characters one of which every link holds (see [`push_linkified`]); ASCII, so a
+/// byte equal to one is that character.
+const LINK_MARKS: [u8; 3] = [b'.', b'@', b':'];
 
 /// Zulip's `(?<![^\s'"\(,:<])`, plus a cheap check of the first character.
 fn may_start(text: &str, at: usize) -> bool {

@@ -237,8 +237,9 @@ fn mark_mentions(source: &str, directory: &dyn Directory) -> (String, Vec<Mentio
 }
 
 /// The first characters of inline code, `<time:…>` and (group) mentions and channel
-/// links: the only places [`Marker::mark_line`] has anything to do.
-const MAY_START_MARKUP: [char; 4] = ['`', '<', '@', '#'];
+/// links: the only places [`Marker::mark_line`] has anything to do. ASCII, so a byte
+/// equal to one is that character.
+const MAY_START_MARKUP: [u8; 4] = [b'`', b'<', b'@', b'#'];
 
 struct Marker<'d> {
     directory: &'d dyn Directory,
@@ -253,7 +254,10 @@ impl Marker<'_> {
         let mut rest = line;
         while !rest.is_empty() {
             // Only these can start code, a timestamp or a mention: copy up to the next.
-            let plain = rest.find(MAY_START_MARKUP).unwrap_or(rest.len());
+            let plain = rest
+                .bytes()
+                .position(|byte| MAY_START_MARKUP.contains(&byte))
+                .unwrap_or(rest.len());
             if plain > 0 {
                 self.out.push_str(&rest[..plain]);
                 rest = &rest[plain..];
