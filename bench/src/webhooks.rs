@@ -7,7 +7,10 @@
 //! - `minimal axum`: `weir-bench baseline-server`, the same route answering the same JSON
 //!   with no storage (the baseline of the target);
 //! - `client ceiling`: `weir-bench null-server`, a raw TCP responder, showing what the
-//!   load client can drive at all on this machine (skip with `--skip-ceiling`).
+//!   load client can drive at all on this machine (skip with `--skip-ceiling`);
+//! - `weir reference`: with `--reference-bin`, another weir-server build (an earlier
+//!   commit), measured the same way in every round, so that a change's cost is judged
+//!   against the build before it under the same noise.
 //!
 //! The order is reversed every other round. After each weir round the server is killed
 //! with SIGKILL, restarted on the same data dir, and every acknowledged message (each
@@ -66,6 +69,10 @@ pub struct Args {
     /// Skip measuring the load client's ceiling against a raw TCP responder.
     #[arg(long)]
     skip_ceiling: bool,
+    /// Another weir-server binary (an earlier build) to measure in every round beside
+    /// this one; the summary gives this build's rate as a fraction of it.
+    #[arg(long)]
+    reference_bin: Option<PathBuf>,
     /// Keep the servers' stderr logs in this directory (default: a temporary one).
     #[arg(long)]
     log_dir: Option<PathBuf>,
@@ -76,6 +83,7 @@ enum Target {
     Ceiling,
     Baseline,
     Weir,
+    Reference,
 }
 
 impl Target {
@@ -84,6 +92,7 @@ impl Target {
             Target::Ceiling => "client ceiling",
             Target::Baseline => "minimal axum",
             Target::Weir => "weir",
+            Target::Reference => "weir reference",
         }
     }
 }
@@ -178,6 +187,7 @@ impl Durability {
 struct Setup {
     args: Args,
     server_bin: PathBuf,
+    reference_bin: Option<PathBuf>,
     bench_bin: PathBuf,
     logs: PathBuf,
     /// Holds the temporary log directory while the run lasts.
@@ -190,11 +200,17 @@ pub fn run(args: Args) -> Result<ExitCode> {
         DEFAULT_SERVER_BIN,
         "cargo build --release -p weir-server",
     )?;
+    let reference_bin = match &args.reference_bin {
+        Some(path) if path.is_file() => Some(path.clone()),
+        Some(path) => return Err(format!("no weir-server at {}", path.display()).into()),
+        None => None,
+    };
     let bench_bin = std::env::current_exe()?;
     let (logs, scratch) = crate::process::log_dir(&args.log_dir, "weir-bench-logs-")?;
     let setup = Setup {
         args,
         server_bin,
+        reference_bin,
         bench_bin,
         logs,
         scratch_logs: scratch,
@@ -210,6 +226,9 @@ async fn run_rounds(setup: &Setup) -> Result<ExitCode> {
         args.rounds, args.seconds, args.warmup, args.concurrency, cores
     );
     println!("weir-server: {}", setup.server_bin.display());
+    if let Some(reference) = &setup.reference_bin {
+        println!("weir reference: {}", reference.display());
+    }
     if setup.scratch_logs.is_none() {
         println!("server logs: {}", setup.logs.display());
     }
@@ -224,30 +243,31 @@ async fn run_rounds(setup: &Setup) -> Result<ExitCode> {
         if !args.skip_ceiling {
             order.insert(0, Target::Ceiling);
         }
+        if setup.reference_bin.is_some() {
+            order.push(Target::Reference);
+        }
         let order = start_round(round, args.rounds, order, Target::label);
         let mut figures = Vec::new();
-        let mut checked = None;
+        let mut checked = Vec::new();
         for target in order {
             let (run, check) = match target {
-                Target::Weir => {
-                    let (run, check) = measure_weir(setup, round).await?;
+                Target::Weir | Target::Reference => {
+                    let (run, check) = measure_weir(setup, target, round).await?;
                     (run, Some(check))
                 }
                 other => (measure_minimal(setup, other, round).await?, None),
             };
             figures.push(Figures::of(target, &run));
-            if check.is_some() {
-                checked = check;
-            }
+            checked.extend(check);
         }
-        print_round(&figures, checked.as_ref());
+        print_round(&figures, &checked);
         rounds.push(figures);
         durability.extend(checked);
     }
     Ok(print_summary(args, cores, &rounds, &durability))
 }
 
-fn print_round(figures: &[Figures], durability: Option<&Durability>) {
+fn print_round(figures: &[Figures], durability: &[Durability]) {
     print_header();
     for row in figures {
         println!(
@@ -270,7 +290,10 @@ fn print_round(figures: &[Figures], durability: Option<&Durability>) {
     if let Some(ratio) = round_ratio(figures) {
         println!("  ratio weir/minimal axum: {ratio:.2}");
     }
-    if let Some(check) = durability {
+    if let Some(ratio) = reference_ratio(figures) {
+        println!("  ratio weir/weir reference: {ratio:.2}");
+    }
+    for check in durability {
         print_durability("  ", check);
     }
 }
@@ -339,6 +362,12 @@ fn round_ratio(figures: &[Figures]) -> Option<f64> {
     (baseline.rate > 0.0).then(|| weir.rate / baseline.rate)
 }
 
+fn reference_ratio(figures: &[Figures]) -> Option<f64> {
+    let weir = figure_of(figures, Target::Weir)?;
+    let reference = figure_of(figures, Target::Reference)?;
+    (reference.rate > 0.0).then(|| weir.rate / reference.rate)
+}
+
 fn print_summary(
     args: &Args,
     cores: usize,
@@ -374,6 +403,9 @@ fn print_summary(
     if !args.skip_ceiling {
         targets.push(Target::Ceiling);
     }
+    if args.reference_bin.is_some() {
+        targets.push(Target::Reference);
+    }
     for target in &targets {
         let row = medians(*target);
         println!(
@@ -400,6 +432,20 @@ fn print_summary(
     );
     let weir = medians(Target::Weir);
     let base = medians(Target::Baseline);
+    if args.reference_bin.is_some() {
+        let ratios: Vec<f64> = rounds.iter().filter_map(|r| reference_ratio(r)).collect();
+        let listed: Vec<String> = ratios.iter().map(|ratio| format!("{ratio:.2}")).collect();
+        let reference = medians(Target::Reference);
+        println!(
+            "  ratio weir/weir reference per round: {} (median {:.2}); server CPU per \
+             request {} vs {} ({:+.0}%)",
+            listed.join(" "),
+            median(&ratios),
+            micros(weir.server_us),
+            micros(reference.server_us),
+            100.0 * (weir.server_us / reference.server_us - 1.0)
+        );
+    }
     if !args.skip_ceiling {
         let ceiling = medians(Target::Ceiling).rate;
         if ceiling > 0.0 {
@@ -490,7 +536,11 @@ async fn measure_minimal(setup: &Setup, target: Target, round: u64) -> Result<Ru
     run
 }
 
-async fn measure_weir(setup: &Setup, round: u64) -> Result<(Run, Durability)> {
+async fn measure_weir(setup: &Setup, target: Target, round: u64) -> Result<(Run, Durability)> {
+    let (bin, name) = match (target, &setup.reference_bin) {
+        (Target::Reference, Some(reference)) => (reference, "weir-reference"),
+        _ => (&setup.server_bin, "weir"),
+    };
     let scratch = tempfile::Builder::new()
         .prefix("weir-bench-data-")
         .tempdir()?;
@@ -504,16 +554,15 @@ async fn measure_weir(setup: &Setup, round: u64) -> Result<(Run, Durability)> {
         data_dir.clone().into(),
     ];
     let first_run = [args.clone(), vec!["--seed".into(), seed.into()]].concat();
-    let log = setup.logs.join(format!("weir-{round}.log"));
-    let server = ServerProcess::start("weir-server", &setup.server_bin, &first_run, &log).await?;
+    let log = setup.logs.join(format!("{name}-{round}.log"));
+    let server = ServerProcess::start(name, bin, &first_run, &log).await?;
     let run = drive(setup, &server).await;
     server.kill().await?;
     let run = run?;
 
     args.truncate(4);
-    let log = setup.logs.join(format!("weir-{round}-restart.log"));
-    let restarted =
-        ServerProcess::start("weir-server (restarted)", &setup.server_bin, &args, &log).await?;
+    let log = setup.logs.join(format!("{name}-{round}-restart.log"));
+    let restarted = ServerProcess::start(&format!("{name} (restarted)"), bin, &args, &log).await?;
     let check = check_durability(restarted.address, &data_dir, &run.outcome.acknowledged).await;
     restarted.kill().await?;
     Ok((run, check?))
