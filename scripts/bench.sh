@@ -4,7 +4,9 @@
 #   scripts/bench.sh [webhooks|unsubscribe|load|app|grid|all] [args...]   default: all
 #
 #   webhooks     weir-server's webhook ingest next to a minimal axum handler, with a
-#                crash-durability check (SIGKILL + restart) after every weir round
+#                crash-durability check (SIGKILL + restart) after every weir round;
+#                --reference-bin measures another weir-server build (an earlier commit)
+#                in every round too, to judge a change against the build before it
 #   unsubscribe  one request removing 1,000 people from 100 streams in a generated
 #                10,000 x 1,000 organization next to raw SQLite changing the same rows,
 #                and how time grows from 10 x 10 to 1,000 x 100
@@ -24,6 +26,7 @@
 #
 # Arguments after the bench name go to that bench only (not with `all`):
 #   scripts/bench.sh webhooks --rounds 3 --seconds 3 --concurrency 16
+#   scripts/bench.sh webhooks --rounds 9 --seconds 3 --reference-bin /tmp/weir-server-before
 #   scripts/bench.sh unsubscribe --rounds 3
 #   scripts/bench.sh load --seconds 30 --clients 64
 #   scripts/bench.sh app --rounds 5 --settle-ms 3000
