@@ -21,6 +21,16 @@ class AppState {
     this.activeAccountId === null ? null : `${this.activeAccountId}:${this.epoch}`,
   );
 
+  /** The first `load`, shared: `main.ts` starts it before the app mounts, so that the
+   *  request does not wait for the first layout (the app's effects run only then), and
+   *  the app's `onMount` waits for the same one. */
+  #first: Promise<void> | null = null;
+
+  start(): Promise<void> {
+    this.#first ??= this.load();
+    return this.#first;
+  }
+
   async load(): Promise<void> {
     this.loading = true;
     this.error = null;
@@ -40,6 +50,7 @@ class AppState {
   }
 
   reset(): void {
+    this.#first = null;
     this.status = null;
     this.error = null;
     this.loading = false;
