@@ -32,6 +32,7 @@
 #   scripts/bench.sh app --rounds 5 --settle-ms 3000
 #   scripts/bench.sh grid --people 2000 --streams 200 --window-rounds 3 --frames 300
 #   scripts/bench.sh grid --acceleration always   # the app composites even without a GPU
+#   scripts/bench.sh grid --people 100000 --streams 2000 --window-rounds 3 --window-only
 #   target/release/weir-bench <bench> --help
 set -euo pipefail
 cd "$(dirname "$0")/.."

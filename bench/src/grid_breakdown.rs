@@ -15,7 +15,7 @@ use crate::http::Connection;
 /// The parameters Weir's client sends (`ZulipClient::register_snapshot`).
 const REGISTER_FORM: &str = "fetch_event_types=%5B%22realm_user%22%2C%22subscription%22%5D\
     &event_types=%5B%22realm_user%22%2C%22subscription%22%5D\
-    &include_subscribers=true&client_gravatar=false";
+    &include_subscribers=true&client_gravatar=true";
 
 /// Prints one line: each step's median over `rounds`.
 pub async fn print(

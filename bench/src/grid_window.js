@@ -54,7 +54,13 @@ async function until(what, test, timeoutMs) {
 }
 
 async function go(page, timeoutMs) {
-  one(`nav-${page}`).click();
+  // At start-up (and on a busy machine) the app may not have rendered its navigation yet.
+  const link = await until(
+    `the ${page} link`,
+    () => one(`nav-${page}`),
+    timeoutMs,
+  );
+  link.click();
   await until(
     `the ${page} page`,
     () => one("main")?.dataset.page === page,
@@ -82,10 +88,19 @@ async function showGrid(people, timeoutMs) {
 /** Import a zuliprc on the Accounts page; the imported account becomes the active one. */
 async function importZuliprc(path, email, timeoutMs) {
   await go("accounts", timeoutMs);
-  const field = one("zuliprc-path");
+  const field = await until(
+    "the zuliprc field",
+    () => one("zuliprc-path"),
+    timeoutMs,
+  );
   field.value = path;
   field.dispatchEvent(new Event("input", { bubbles: true }));
-  one("zuliprc-import").click();
+  const button = await until(
+    "the import button",
+    () => one("zuliprc-import"),
+    timeoutMs,
+  );
+  button.click();
   await until(
     `${email} to be the active account`,
     () => activeRow()?.textContent.includes(email),

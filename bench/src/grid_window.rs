@@ -310,7 +310,7 @@ async fn call(session: &mut Session, function: &str, args: Value) -> Result<Valu
     let script = format!(
         "{GRID_JS}\nconst done = arguments[arguments.length - 1];\n\
          {function}(...Array.prototype.slice.call(arguments, 0, -1)).then(done, \
-         (error) => done({{ error: String((error && error.stack) || error) }}));"
+         (error) => done({{ error: `${{error}} (${{error && error.stack}})` }}));"
     );
     let value = session.execute_async(&script, args).await?;
     match value.get("error") {

@@ -325,7 +325,9 @@ impl ZulipClient {
             .json("fetch_event_types", vec!["realm_user", "subscription"])
             .json("event_types", vec!["realm_user", "subscription"])
             .json("include_subscribers", true)
-            .json("client_gravatar", false);
+            // The grid shows no avatars: with `client_gravatar` the server sends null for
+            // Gravatar users instead of hashing 100,000 addresses into URLs.
+            .json("client_gravatar", true);
         let snapshot: RegisterResponse = self.call_large(Method::POST, "register", params).await?;
         if let Some(queue_id) = snapshot.queue_id.clone() {
             let client = self.clone();

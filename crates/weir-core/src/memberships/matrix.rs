@@ -96,6 +96,59 @@ pub struct Channel {
     pub subscribers: Vec<u32>,
 }
 
+/// Person indices by user id for building the matrix, where every subscription is one
+/// lookup (5 million at 100,000 people × 2,000 streams): a plain table when the ids are
+/// dense enough, as one organization's ids usually are, else the hash map.
+enum IdTable<'a> {
+    Dense { first: i64, indices: Vec<u32> },
+    Sparse(&'a HashMap<i64, u32>),
+}
+
+/// The table may have this many slots per person (and a few thousand more) before the
+/// hash map is used instead.
+const DENSE_SLOTS_PER_PERSON: usize = 16;
+const DENSE_SLOTS_EXTRA: usize = 4_096;
+
+impl<'a> IdTable<'a> {
+    fn new(index: &'a HashMap<i64, u32>) -> Self {
+        let first = index.keys().copied().min().unwrap_or(0);
+        let last = index.keys().copied().max().unwrap_or(0);
+        let limit = index
+            .len()
+            .saturating_mul(DENSE_SLOTS_PER_PERSON)
+            .saturating_add(DENSE_SLOTS_EXTRA);
+        let span = last
+            .checked_sub(first)
+            .and_then(|span| usize::try_from(span).ok())
+            .and_then(|span| span.checked_add(1))
+            .filter(|span| *span <= limit);
+        let Some(span) = span else {
+            return Self::Sparse(index);
+        };
+        let mut indices = vec![u32::MAX; span];
+        for (id, at) in index {
+            if let Some(slot) = usize::try_from(id - first)
+                .ok()
+                .and_then(|offset| indices.get_mut(offset))
+            {
+                *slot = *at;
+            }
+        }
+        Self::Dense { first, indices }
+    }
+
+    fn get(&self, id: i64) -> Option<u32> {
+        match self {
+            Self::Dense { first, indices } => id
+                .checked_sub(*first)
+                .and_then(|offset| usize::try_from(offset).ok())
+                .and_then(|offset| indices.get(offset).copied())
+                .filter(|at| *at != u32::MAX),
+            Self::Sparse(index) => index.get(&id).copied(),
+        }
+    }
+}
+
 /// The memberships of one organization as the signed-in account may see them.
 #[derive(Debug, Clone)]
 pub struct Matrix {
@@ -152,6 +205,7 @@ impl Matrix {
             feature_level,
         };
 
+        let lookup = IdTable::new(&person_index);
         let mut channels: Vec<Channel> = Vec::with_capacity(streams.len());
         let mut channel_index = HashMap::with_capacity(streams.len());
         for stream in streams {
@@ -161,7 +215,7 @@ impl Matrix {
             let mut subscribers: Vec<u32> = stream
                 .subscribers
                 .iter()
-                .filter_map(|id| person_index.get(id).copied())
+                .filter_map(|id| lookup.get(*id))
                 .collect();
             subscribers.sort_unstable();
             subscribers.dedup();
@@ -295,5 +349,48 @@ impl Matrix {
             action,
         )?;
         Ok(action)
+    }
+}
+
+#[cfg(test)]
+mod id_table_tests {
+    use super::*;
+
+    fn index(ids: &[i64]) -> HashMap<i64, u32> {
+        ids.iter()
+            .enumerate()
+            .map(|(at, id)| (*id, at as u32))
+            .collect()
+    }
+
+    #[test]
+    fn dense_and_sparse_ids_answer_alike() {
+        let dense = index(&[9, 5, 7]);
+        let sparse = index(&[9, 5, 7, 10_000_000]);
+        let (a, b) = (IdTable::new(&dense), IdTable::new(&sparse));
+        assert!(matches!(a, IdTable::Dense { first: 5, .. }));
+        assert!(matches!(b, IdTable::Sparse(_)));
+        for table in [&a, &b] {
+            assert_eq!(table.get(9), Some(0));
+            assert_eq!(table.get(5), Some(1));
+            assert_eq!(table.get(7), Some(2));
+            for unknown in [4, 6, 8, 10, -1, i64::MIN, i64::MAX] {
+                assert_eq!(table.get(unknown), None, "{unknown}");
+            }
+        }
+        assert_eq!(b.get(10_000_000), Some(3));
+    }
+
+    #[test]
+    fn extreme_ids_fall_back_to_the_map() {
+        let extreme = index(&[i64::MIN, i64::MAX]);
+        let table = IdTable::new(&extreme);
+        assert!(matches!(table, IdTable::Sparse(_)));
+        assert_eq!(table.get(i64::MAX), Some(1));
+        assert!(matches!(
+            IdTable::new(&HashMap::new()),
+            IdTable::Dense { .. }
+        ));
+        assert_eq!(IdTable::new(&HashMap::new()).get(0), None);
     }
 }

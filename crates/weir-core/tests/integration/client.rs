@@ -534,6 +534,7 @@ async fn register_snapshot_asks_for_users_and_subscriptions_with_subscribers() {
         r#"["realm_user","subscription"]"#
     );
     assert_eq!(form["include_subscribers"], "true");
+    assert_eq!(form["client_gravatar"], "true", "the grid shows no avatars");
     assert_eq!(stub.requests().len(), 1, "no queue, nothing to delete");
 }
 

@@ -1,6 +1,7 @@
 //! How stored rows look on the wire: users, streams and subscriptions with every field
 //! Zulip 10's API document lists for them.
 
+use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Value, json};
 use zulip_api::{GroupSettingValue, Role, Stream, Subscription, User};
 
@@ -28,9 +29,15 @@ const STREAM_COLORS: [&str; 24] = [
 /// Zulip's avatar for a user without an uploaded one: their Gravatar, by e-mail hash.
 pub fn gravatar_url(email: &str) -> String {
     use md5::{Digest, Md5};
+    use std::fmt::Write;
     let digest = Md5::digest(email.trim().to_lowercase().as_bytes());
-    let hex: String = digest.iter().map(|byte| format!("{byte:02x}")).collect();
-    format!("https://secure.gravatar.com/avatar/{hex}?d=identicon&version=1")
+    let mut url = String::with_capacity(96);
+    url.push_str("https://secure.gravatar.com/avatar/");
+    for byte in digest {
+        let _ = write!(url, "{byte:02x}");
+    }
+    url.push_str("?d=identicon&version=1");
+    url
 }
 
 /// `avatar_url` as Zulip sends it: with `client_gravatar` the client computes Gravatar
@@ -73,13 +80,44 @@ pub fn user_json(mut user: User, include_profile_data: bool) -> Value {
     if include_profile_data && !user.is_bot {
         user.profile_data = Some(serde_json::Map::new());
     }
-    let is_bot = user.is_bot;
-    let mut value = serde_json::to_value(user).unwrap_or(Value::Null);
-    if !is_bot && let Some(fields) = value.as_object_mut() {
-        fields.remove("bot_type");
-        fields.remove("bot_owner_id");
+    serde_json::to_value(UserJson(user)).unwrap_or(Value::Null)
+}
+
+/// A user serialized as [`user_json`] shapes it, straight to the output: `register`
+/// lists every user, and building a `serde_json::Value` for each of 100,000 users first
+/// was a large part of its time and memory.
+pub struct UserJson(pub User);
+
+impl Serialize for UserJson {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let user = &self.0;
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("user_id", &user.user_id)?;
+        map.serialize_entry("email", &user.email)?;
+        map.serialize_entry("full_name", &user.full_name)?;
+        map.serialize_entry("role", &user.role)?;
+        map.serialize_entry("is_admin", &user.is_admin)?;
+        map.serialize_entry("is_owner", &user.is_owner)?;
+        map.serialize_entry("is_guest", &user.is_guest)?;
+        map.serialize_entry("is_bot", &user.is_bot)?;
+        if user.is_bot {
+            map.serialize_entry("bot_type", &user.bot_type)?;
+            map.serialize_entry("bot_owner_id", &user.bot_owner_id)?;
+        }
+        map.serialize_entry("is_active", &user.is_active)?;
+        map.serialize_entry("avatar_url", &user.avatar_url)?;
+        map.serialize_entry("avatar_version", &user.avatar_version)?;
+        map.serialize_entry("date_joined", &user.date_joined)?;
+        map.serialize_entry("timezone", &user.timezone)?;
+        map.serialize_entry("delivery_email", &user.delivery_email)?;
+        if let Some(profile_data) = &user.profile_data {
+            map.serialize_entry("profile_data", profile_data)?;
+        }
+        if let Some(is_system_bot) = user.is_system_bot {
+            map.serialize_entry("is_system_bot", &is_system_bot)?;
+        }
+        map.end()
     }
-    value
 }
 
 fn group(id: i64) -> GroupSettingValue {
@@ -147,5 +185,76 @@ pub fn subscription_dto(stream: Stream) -> Subscription {
         wildcard_mentions_notify: None,
         push_notifications: None,
         audible_notifications: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use zulip_api::BotType;
+
+    fn person() -> User {
+        User {
+            user_id: 7,
+            email: "ann@x.test".into(),
+            full_name: "Ann".into(),
+            role: Role::Member,
+            is_admin: false,
+            is_owner: false,
+            is_guest: false,
+            is_bot: false,
+            bot_type: None,
+            bot_owner_id: None,
+            is_active: true,
+            avatar_url: None,
+            avatar_version: 1,
+            date_joined: "2024-01-01T00:00:00+00:00".into(),
+            timezone: String::new(),
+            delivery_email: Some("ann@x.test".into()),
+            profile_data: None,
+            is_system_bot: None,
+        }
+    }
+
+    /// What `User`'s derived JSON gives, less the bot fields for people: the shape
+    /// `UserJson` writes by hand, which must not drift from the struct.
+    fn derived(user: &User) -> Value {
+        let mut value = serde_json::to_value(user).unwrap();
+        if !user.is_bot {
+            let fields = value.as_object_mut().unwrap();
+            fields.remove("bot_type");
+            fields.remove("bot_owner_id");
+        }
+        value
+    }
+
+    #[test]
+    fn user_json_is_the_structs_json_without_a_persons_bot_fields() {
+        let ann = person();
+        assert_eq!(user_json(ann.clone(), false), derived(&ann));
+        assert!(user_json(ann.clone(), false).get("bot_type").is_none());
+        let with_profile = user_json(ann.clone(), true);
+        assert_eq!(with_profile["profile_data"], json!({}));
+        let bot = User {
+            is_bot: true,
+            bot_type: Some(BotType::IncomingWebhook),
+            bot_owner_id: None,
+            avatar_url: Some(gravatar_url("bot@x.test")),
+            is_system_bot: Some(true),
+            ..person()
+        };
+        let value = user_json(bot.clone(), true);
+        assert_eq!(value, derived(&bot), "bots get no profile_data");
+        assert_eq!(value["bot_owner_id"], Value::Null);
+        assert_eq!(value["bot_type"], json!(2));
+    }
+
+    #[test]
+    fn gravatar_urls_hash_the_trimmed_lowercase_address() {
+        assert_eq!(
+            gravatar_url(" Ann@X.test "),
+            "https://secure.gravatar.com/avatar/ddfb97efd93ca3019049ed7ddc4bf6a9\
+             ?d=identicon&version=1"
+        );
     }
 }
