@@ -244,7 +244,14 @@ async fn run_rounds(setup: &Setup) -> Result<ExitCode> {
             order.insert(0, Target::Ceiling);
         }
         if setup.reference_bin.is_some() {
-            order.push(Target::Reference);
+            // Every other pair of rounds the two builds swap places, so that each runs
+            // right after the minimal handler as often as the other (whichever runs
+            // right after another weir build measured faster in trials).
+            if (round / 2) % 2 == 1 {
+                order.insert(order.len() - 1, Target::Reference);
+            } else {
+                order.push(Target::Reference);
+            }
         }
         let order = start_round(round, args.rounds, order, Target::label);
         let mut figures = Vec::new();
