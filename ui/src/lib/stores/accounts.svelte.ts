@@ -12,7 +12,7 @@ import { overview } from './overview.svelte';
 
 async function afterAccountChange(): Promise<void> {
   await app.refresh();
-  overview.ensure(app.dataKey);
+  void overview.ensure(app.dataKey);
 }
 
 export async function addAccount(request: AddAccountRequest): Promise<AccountSummary> {

@@ -13,7 +13,7 @@ async function loaded(handlers: Parameters<typeof useFakeBackend>[0] = {}) {
     list_membership_applies: () => [],
     ...handlers,
   });
-  memberships.ensure('acme:1');
+  void memberships.ensure('acme:1');
   groups.ensure('acme:1');
   await waitFor(() => {
     expect(groups.index).not.toBeNull();

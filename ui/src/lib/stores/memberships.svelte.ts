@@ -111,13 +111,14 @@ class MembershipsState {
   outcome = $state<ApplyOutcome | null>(null);
   history = $state<ApplySummary[]>([]);
 
-  /** Load the grid for `key` (account and data epoch) unless loaded for it already. */
-  ensure(key: string | null): void {
+  /** Load the grid for `key` (account and data epoch) unless loaded for it already;
+   *  settles when that load does. */
+  ensure(key: string | null): Promise<void> {
     if (key === null) {
       this.clear();
-      return;
+      return Promise.resolve();
     }
-    if (key === this.#grid.key) return;
+    if (key === this.#grid.key) return this.#grid.ensure(key);
     if (this.#grid.key !== null) {
       // Another account, or its data changed: the old grid is neither shown (the resource
       // drops it) nor staged on while the new one loads, and the last apply's outcome was
@@ -127,7 +128,7 @@ class MembershipsState {
       this.#apply.error = null;
       this.progress = null;
     }
-    this.#grid.ensure(key);
+    return this.#grid.ensure(key);
   }
 
   reload(): Promise<void> {

@@ -18,12 +18,12 @@ describe('the memberships store', () => {
       },
       list_membership_applies: () => [],
     });
-    memberships.ensure('1:0');
+    void memberships.ensure('1:0');
     await expect.poll(() => memberships.index).not.toBeNull();
     memberships.toggle(0, 0);
     expect(memberships.staged.size).toBe(1);
 
-    memberships.ensure('2:0');
+    void memberships.ensure('2:0');
     // While the other account's grid loads, nothing of the first one is shown or staged.
     expect(memberships.index).toBeNull();
     expect(memberships.staged.size).toBe(0);
@@ -49,13 +49,13 @@ describe('the memberships store', () => {
         ],
       }),
     });
-    memberships.ensure('1:0');
+    void memberships.ensure('1:0');
     await expect.poll(() => memberships.index).not.toBeNull();
     memberships.toggle(1, 0);
     await memberships.apply();
     expect(memberships.outcome?.journalId).toBe(1);
 
-    memberships.ensure('2:0');
+    void memberships.ensure('2:0');
     expect(memberships.outcome).toBeNull();
     expect(memberships.applyError).toBeNull();
   });

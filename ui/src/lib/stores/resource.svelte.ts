@@ -13,6 +13,8 @@ export class Resource<T> {
   #onload: ((data: T, previous: T | null) => void) | undefined;
   #key: string | null = null;
   #seq = 0;
+  /** The load for `#key`, settled or not (what `ensure` waits on). */
+  #loaded: Promise<void> = Promise.resolve();
 
   /**
    * `onload` sees each answer that is kept, as it replaces `previous` (state built on the
@@ -28,14 +30,15 @@ export class Resource<T> {
     return this.#key;
   }
 
-  /** Load for `key` unless already loaded (or loading) for it; `null` clears. */
-  ensure(key: string | null): void {
+  /** Load for `key` unless already loaded (or loading) for it; `null` clears. Settles
+   *  when that load does (it never rejects: failures land in `error`). */
+  ensure(key: string | null): Promise<void> {
     if (key === null) {
       this.clear();
-      return;
+      return Promise.resolve();
     }
-    if (key === this.#key) return;
-    void this.load(key);
+    if (key !== this.#key) this.#loaded = this.load(key);
+    return this.#loaded;
   }
 
   /** Load again for the current key (Retry buttons). */
