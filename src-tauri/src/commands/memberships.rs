@@ -59,7 +59,20 @@ pub async fn load_memberships(
     memberships: State<'_, MembershipsState>,
 ) -> AppResult<GridAnswer> {
     let matrix = memberships.reload(&accounts, &local).await?;
-    blocking(move || wire::encode(&matrix)).await?
+    blocking(move || {
+        let started = std::time::Instant::now();
+        let answer = wire::encode(&matrix)?;
+        // Its size is most of what the page waits for at 100,000 people.
+        tracing::info!(
+            people = matrix.people().len(),
+            streams = matrix.channels().len(),
+            bytes = answer.0.len(),
+            ms = started.elapsed().as_millis(),
+            "grid encoded"
+        );
+        Ok(answer)
+    })
+    .await?
 }
 
 /// The calls an apply of these changes would make.

@@ -9,8 +9,9 @@ use weir_core::memberships::{
 };
 use weir_core::organization::Role;
 
-/// The grid in one answer, but for who is subscribed to what: that crosses as bitsets
-/// after it (`wire.rs`). A cell's rule is
+/// The grid as the page holds it. It crosses in one binary answer (`wire.rs`): this
+/// without its people, which cross as columns, and without who is subscribed to what and
+/// who is in which group, which cross as compact sets after it. A cell's rule is
 /// `permissions[person.kind][stream.kind][subscribe or unsubscribe]`.
 #[derive(Debug, Clone, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
@@ -162,7 +163,7 @@ pub struct GridStream {
     pub invite_only: bool,
     /// What this stream is to the viewer, which picks the column of `permissions`.
     pub kind: ChannelClass,
-    /// How many people are subscribed (who they are crosses as a bitset, `wire.rs`).
+    /// How many people are subscribed (who they are crosses as a set, `wire.rs`).
     pub subscriber_count: u32,
 }
 

@@ -57,34 +57,14 @@ pub fn invoke(harness: &Harness, cmd: &str, args: Value) -> Result<Value, Value>
 }
 
 /// `load_memberships`'s binary answer (`memberships::wire`) as the JSON grid it carries,
-/// each stream's `subscribers` (person indices) read back from its bitset and checked
-/// against its `subscriberCount`, so that the suites can look at who is subscribed.
+/// each stream's `subscribers` (person indices) read back and checked against its
+/// `subscriberCount`, so that the suites can look at who is subscribed.
 pub fn load_grid(harness: &Harness) -> Value {
     let body = invoke_raw(harness, "load_memberships", json!({})).unwrap();
     let InvokeResponseBody::Raw(bytes) = body else {
         panic!("the grid did not arrive as bytes");
     };
-    assert_eq!(&bytes[..4], b"WGR1");
-    let length = u32::from_le_bytes(bytes[4..8].try_into().unwrap()) as usize;
-    let mut grid: Value = serde_json::from_slice(&bytes[8..8 + length]).unwrap();
-    let people = grid["people"].as_array().unwrap().len();
-    let width = people.div_ceil(8);
-    let bits = &bytes[8 + length..];
-    let streams = grid["streams"].as_array_mut().unwrap();
-    assert_eq!(bits.len(), width * streams.len());
-    for (s, stream) in streams.iter_mut().enumerate() {
-        let row = &bits[s * width..(s + 1) * width];
-        let subscribers: Vec<usize> = (0..people)
-            .filter(|p| row[p >> 3] & (1 << (p & 7)) != 0)
-            .collect();
-        assert_eq!(
-            stream["subscriberCount"],
-            json!(subscribers.len()),
-            "{stream}"
-        );
-        stream["subscribers"] = json!(subscribers);
-    }
-    grid
+    weir_app::memberships::wire::decode_json(&bytes).unwrap()
 }
 
 fn invoke_raw(harness: &Harness, cmd: &str, args: Value) -> Result<InvokeResponseBody, Value> {

@@ -7,6 +7,6 @@ export type GridStream = { streamId: number, name: string, inviteOnly: boolean,
  */
 kind: ChannelClass, 
 /**
- * How many people are subscribed (who they are crosses as a bitset, `wire.rs`).
+ * How many people are subscribed (who they are crosses as a set, `wire.rs`).
  */
 subscriberCount: number, };

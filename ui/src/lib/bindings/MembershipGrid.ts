@@ -6,8 +6,9 @@ import type { GridViewer } from "./GridViewer";
 import type { PermissionTable } from "./PermissionTable";
 
 /**
- * The grid in one answer, but for who is subscribed to what: that crosses as bitsets
- * after it (`wire.rs`). A cell's rule is
+ * The grid as the page holds it. It crosses in one binary answer (`wire.rs`): this
+ * without its people, which cross as columns, and without who is subscribed to what and
+ * who is in which group, which cross as compact sets after it. A cell's rule is
  * `permissions[person.kind][stream.kind][subscribe or unsubscribe]`.
  */
 export type MembershipGrid = { viewer: GridViewer, people: Array<GridPerson>, streams: Array<GridStream>, permissions: PermissionTable, 

@@ -1,5 +1,5 @@
 /**
- * The memberships grid as the UI holds it: one bitset per stream, as the answer brought it
+ * The memberships grid as the UI holds it: one bitset per stream, read from the answer
  * (`wire.ts`; 10,000 people × 1,000 streams is 1.25 MB), lookups by id, filters and
  * sorting. Pure functions and classes, no Svelte: the store wraps them.
  */
