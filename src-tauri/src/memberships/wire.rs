@@ -349,7 +349,10 @@ mod tests {
     fn each_set_in_the_smaller_form() {
         // 20 people: bitsets of 3 bytes. One subscriber: 1 byte of gaps; four: a bitset.
         let everyone: Vec<i64> = (1..=20).collect();
-        let grid = matrix(20, vec![vec![10], vec![], everyone[..4].to_vec(), vec![9, 12]]);
+        let grid = matrix(
+            20,
+            vec![vec![10], vec![], everyone[..4].to_vec(), vec![9, 12]],
+        );
         let answer = encode(&grid).unwrap();
         assert_eq!(&answer.0[..4], b"WGR2");
         #[rustfmt::skip]
@@ -380,12 +383,7 @@ mod tests {
         assert_eq!(out[0], GAPS);
         assert_eq!(out[5..], [127, 0, 171, 1, 195, 160, 4]);
         assert_eq!(
-            Reader {
-                bytes: &out,
-                at: 0
-            }
-            .set(80_000, 10_000)
-            .unwrap(),
+            Reader { bytes: &out, at: 0 }.set(80_000, 10_000).unwrap(),
             [127, 128, 300, 70_000]
         );
         assert_eq!(gaps_length(&[3, 2]), None, "not ascending");
@@ -399,7 +397,10 @@ mod tests {
         let length = u32::from_le_bytes(answer.0[4..8].try_into().unwrap()) as usize;
         let header: serde_json::Value = serde_json::from_slice(&answer.0[8..8 + length]).unwrap();
         assert_eq!(header["people"]["userId"], json!([1, 2, 3]));
-        assert_eq!(header["people"]["role"], json!(["owner", "member", "member"]));
+        assert_eq!(
+            header["people"]["role"],
+            json!(["owner", "member", "member"])
+        );
         assert_eq!(header["grid"]["people"], json!([]));
         assert_eq!(header["grid"]["streams"][0]["subscriberCount"], 3);
         let decoded = decode_json(&answer.0).unwrap();
