@@ -147,12 +147,20 @@ pub async fn measure(args: &WindowArgs, account: &Account<'_>, people: usize) ->
     );
     let acceleration = args.acceleration.clone();
     let mut driver = tokio::task::spawn_blocking(move || {
-        let app_env: Vec<(&str, &str)> = acceleration
+        let mut app_env: Vec<(&str, &str)> = acceleration
             .as_deref()
             .map(|mode| (ACCELERATION_VAR, mode))
             .into_iter()
             .collect();
-        Driver::start(&binary, &homes, &logs, "warn", &app_env)
+        app_env.push(("NO_COLOR", "1"));
+        // The app's own account of each grid it encoded (size and time) comes at info.
+        Driver::start(
+            &binary,
+            &homes,
+            &logs,
+            "warn,weir_app::commands::memberships=info",
+            &app_env,
+        )
     })
     .await??;
     let address = driver.url().trim_start_matches("http://").parse()?;
@@ -174,6 +182,9 @@ pub async fn measure(args: &WindowArgs, account: &Account<'_>, people: usize) ->
         return Err(format!("the app did not quit with its session: {left:?}").into());
     }
     print(args, &figures);
+    for (_, fields) in log.lines().filter_map(|line| line.split_once("grid encoded")) {
+        println!("window: the app encoded a grid:{fields}");
+    }
     Ok(())
 }
 
