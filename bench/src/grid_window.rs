@@ -182,7 +182,10 @@ pub async fn measure(args: &WindowArgs, account: &Account<'_>, people: usize) ->
         return Err(format!("the app did not quit with its session: {left:?}").into());
     }
     print(args, &figures);
-    for (_, fields) in log.lines().filter_map(|line| line.split_once("grid encoded")) {
+    for (_, fields) in log
+        .lines()
+        .filter_map(|line| line.split_once("grid encoded"))
+    {
         println!("window: the app encoded a grid:{fields}");
     }
     Ok(())

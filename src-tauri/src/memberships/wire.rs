@@ -291,6 +291,9 @@ impl<'a> Reader<'a> {
                         (value, shift) = (0, 0);
                     }
                 }
+                if shift != 0 {
+                    return Err("a gap cut off".into());
+                }
                 set
             }
             _ => return Err(format!("a set of form {form} and {length} bytes")),
@@ -417,14 +420,18 @@ mod tests {
 
     #[test]
     fn damaged_answers_are_refused() {
-        let answer = encode(&matrix(9, vec![vec![1, 9]])).unwrap().0;
+        // 20 people, one subscriber: a set of one gap, the answer's last byte.
+        let answer = encode(&matrix(20, vec![vec![10]])).unwrap().0;
+        assert_eq!(answer[answer.len() - 6..], [GAPS, 1, 0, 0, 0, 9]);
         assert!(decode_json(&answer[..answer.len() - 1]).is_err());
         let mut extra = answer.clone();
         extra.push(0);
         assert!(decode_json(&extra).is_err());
         let mut outside = answer;
         let last = outside.len() - 1;
-        outside[last] = 50; // the second gap now lands past the ninth person
+        outside[last] = 50; // the gap now lands past the 20th person
+        assert!(decode_json(&outside).is_err());
+        outside[last] = 0x81; // ... or says that more bytes follow
         assert!(decode_json(&outside).is_err());
     }
 

@@ -86,5 +86,8 @@ describe('the grid on the wire', () => {
     damaged.set([1, 1, 0, 0, 0, 5], at);
     damaged.set(answer.subarray(at + 5), at + 6);
     expect(() => decodeGrid(damaged.buffer)).toThrow('damaged');
+    // ... or a gap whose last byte says that more follow.
+    damaged[at + 5] = 0x81;
+    expect(() => decodeGrid(damaged.buffer)).toThrow('damaged');
   });
 });
