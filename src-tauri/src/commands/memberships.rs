@@ -26,6 +26,9 @@ use crate::state::{active_account, active_client};
 
 /// How many applies the history shows.
 const HISTORY_LENGTH: usize = 200;
+/// Grids whose answer passes this (some 10,000 people) return the heap their load left
+/// free; smaller loads leave too little to be worth a walk of every arena.
+const RELEASE_HEAP_ABOVE_BYTES: usize = 1024 * 1024;
 
 pub(super) async fn blocking<T: Send + 'static>(
     work: impl FnOnce() -> T + Send + 'static,
@@ -62,12 +65,16 @@ pub async fn load_memberships(
     blocking(move || {
         let started = std::time::Instant::now();
         let answer = wire::encode(&matrix)?;
+        let encoded_ms = started.elapsed().as_millis();
+        // The load's peak (the server's answer and its decoded form) is free by now.
+        let released = answer.0.len() > RELEASE_HEAP_ABOVE_BYTES && weir_heap::release_free_pages();
         // Its size is most of what the page waits for at 100,000 people.
         tracing::info!(
             people = matrix.people().len(),
             streams = matrix.channels().len(),
             bytes = answer.0.len(),
-            ms = started.elapsed().as_millis(),
+            ms = encoded_ms,
+            released,
             "grid encoded"
         );
         Ok(answer)
