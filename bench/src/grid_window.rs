@@ -182,11 +182,12 @@ pub async fn measure(args: &WindowArgs, account: &Account<'_>, people: usize) ->
         return Err(format!("the app did not quit with its session: {left:?}").into());
     }
     print(args, &figures);
-    for (_, fields) in log
-        .lines()
-        .filter_map(|line| line.split_once("grid encoded"))
-    {
-        println!("window: the app encoded a grid:{fields}");
+    for line in log.lines() {
+        if let Some((_, fields)) = line.split_once("grid encoded") {
+            println!("window: the app encoded a grid:{fields}");
+        } else if let Some((_, fields)) = line.split_once("heap left free by the grid's load") {
+            println!("window: the app, after a load: heap{fields}");
+        }
     }
     Ok(())
 }
