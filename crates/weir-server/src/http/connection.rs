@@ -21,7 +21,7 @@ use axum::extract::ConnectInfo;
 use axum::http::{Request, StatusCode};
 use http_body::{Body as HttpBody, Frame, SizeHint};
 use hyper::body::Incoming;
-use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::rt::TokioIo;
 use tokio::io::AsyncWriteExt;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, watch};
@@ -29,6 +29,7 @@ use tokio::time::{Instant, Sleep};
 use tower::ServiceExt;
 
 use crate::error::ApiError;
+use crate::http::head_timer::HeadTimer;
 use crate::http::protocol_errors::JsonErrors;
 
 type BoxError = Box<dyn StdError + Send + Sync>;
@@ -164,7 +165,7 @@ impl Connection {
         });
         let mut builder = hyper::server::conn::http1::Builder::new();
         builder
-            .timer(TokioTimer::new())
+            .timer(HeadTimer::new())
             .header_read_timeout(limits.header_timeout);
         let io = TokioIo::new(JsonErrors::new(stream));
         let mut connection = pin!(builder.serve_connection(io, service));
