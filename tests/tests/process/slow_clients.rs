@@ -63,6 +63,49 @@ async fn a_partial_request_line_is_closed() {
     server.anon().get("/server_settings", &[]).await.ok();
 }
 
+/// The head timer is shared by a connection's requests (`http/head_timer.rs`): after
+/// answered requests, a later head trickled in a byte at a time is still cut off.
+#[tokio::test]
+async fn a_trickled_head_after_answered_requests_is_closed() {
+    let _alone = alone();
+    let server = start(&[]);
+    let mut stream = connect(&server).await;
+    let request = b"GET /api/v1/server_settings HTTP/1.1\r\nHost: localhost\r\n\r\n";
+    let mut chunk = [0u8; 4096];
+    for _ in 0..2 {
+        stream.write_all(request).await.unwrap();
+        let read = stream.read(&mut chunk).await.unwrap();
+        assert!(String::from_utf8_lossy(&chunk[..read]).starts_with("HTTP/1.1 200"));
+        // Between requests, so that the next head's deadline is later than the first's.
+        tokio::time::sleep(Duration::from_millis(700)).await;
+    }
+
+    let (mut reader, mut writer) = stream.into_split();
+    let trickle = tokio::spawn(async move {
+        // A byte every 200 ms of a head that never ends.
+        for byte in b"GET /api/v1/server_settings HTTP/1.1\r\nX-Slow: "
+            .iter()
+            .cycle()
+        {
+            if writer.write_all(&[*byte]).await.is_err() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    });
+    let closed = tokio::time::timeout(BOUND, async {
+        loop {
+            match reader.read(&mut chunk).await {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {}
+            }
+        }
+    })
+    .await;
+    trickle.abort();
+    assert!(closed.is_ok(), "a head trickling in was read for {BOUND:?}");
+}
+
 #[tokio::test]
 async fn a_slowly_sent_body_is_cut_with_a_408() {
     let _alone = alone();

@@ -7,8 +7,8 @@
 pub(crate) mod auth;
 pub(crate) mod auth_failures;
 pub(crate) mod body_budget;
-pub(crate) mod head_timer;
 pub mod connection;
+pub(crate) mod head_timer;
 pub(crate) mod host;
 pub(crate) mod params;
 pub(crate) mod protocol_errors;
