@@ -149,7 +149,8 @@ export function largeGrid(extra: number, extraStreams = 0): PlainGrid {
 }
 
 /** Renders the Memberships page on the demo grid (`handlers` override) and waits for it. */
-export async function openMembershipsPage(handlers: Parameters<typeof useFakeBackend>[0] = {}) {
+/** The memberships page rendered on a fake backend, before its grid's cells are built. */
+export async function renderMembershipsPage(handlers: Parameters<typeof useFakeBackend>[0] = {}) {
   const backend = useFakeBackend({
     app_status: () => appStatus(),
     organization_overview: () => overview(),
@@ -159,6 +160,12 @@ export async function openMembershipsPage(handlers: Parameters<typeof useFakeBac
   });
   await app.load();
   render(MembershipsPage);
+  return backend;
+}
+
+/** `renderMembershipsPage`, once the grid's cells are built. */
+export async function openMembershipsPage(handlers: Parameters<typeof useFakeBackend>[0] = {}) {
+  const backend = await renderMembershipsPage(handlers);
   await screen.findByTestId('cell-1-1');
   return backend;
 }

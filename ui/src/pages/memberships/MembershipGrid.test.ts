@@ -6,7 +6,12 @@ import type { ProgressChannel } from '../../lib/ipc';
 import type { ApplyProgress } from '../../lib/bindings/ApplyProgress';
 import { GRID_CSS_VARS } from '../../lib/memberships/gridGeometry';
 import { memberships } from '../../lib/stores/memberships.svelte';
-import { grid, largeGrid, openMembershipsPage as open } from '../../test/memberships';
+import {
+  grid,
+  largeGrid,
+  openMembershipsPage as open,
+  renderMembershipsPage,
+} from '../../test/memberships';
 import { encodeGrid } from '../../lib/memberships/wire';
 
 const cell = (userId: number, streamId: number) => screen.getByTestId(`cell-${userId}-${streamId}`);
@@ -22,6 +27,15 @@ describe('the memberships grid', () => {
     expect(screen.queryByTestId('cell-7-1')).toBeNull();
     expect(screen.getByTestId('pending-count')).toHaveTextContent('0');
     expect(screen.getByRole('grid')).toHaveAttribute('aria-rowcount', '5');
+  });
+
+  it('builds the cells after the first frame, keeping the grid reachable meanwhile', async () => {
+    await renderMembershipsPage();
+    const gridElement = await screen.findByRole('grid');
+    // The first frame is the painted canvas: no cells yet, but the corner is the Tab stop.
+    expect(screen.queryByTestId('cell-1-1')).toBeNull();
+    expect(within(gridElement).getByRole('columnheader')).toHaveAttribute('tabindex', '0');
+    await screen.findByTestId('cell-1-1');
   });
 
   it("lays the accessible layer out with the painter's geometry", async () => {
