@@ -40,24 +40,27 @@ export function botTypeName(botType: BotType | null): string {
   }
 }
 
-const timeFormat = new Intl.DateTimeFormat(undefined, {
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-  hour12: false,
-});
-
-const dateTimeFormat = new Intl.DateTimeFormat(undefined, {
-  dateStyle: 'medium',
-  timeStyle: 'short',
-});
+// Built on first use: each `Intl` formatter costs WebKit several milliseconds to create
+// (ICU loads its locale data), and the first page shows no times.
+let timeFormat: Intl.DateTimeFormat | undefined;
+let dateTimeFormat: Intl.DateTimeFormat | undefined;
 
 /** Clock time of a unix-ms instant, e.g. `14:03:27`. */
 export function formatTime(unixMs: number): string {
+  timeFormat ??= new Intl.DateTimeFormat(undefined, {
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hour12: false,
+  });
   return timeFormat.format(new Date(unixMs));
 }
 
 export function formatDateTime(unixMs: number): string {
+  dateTimeFormat ??= new Intl.DateTimeFormat(undefined, {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+  });
   return dateTimeFormat.format(new Date(unixMs));
 }
 
