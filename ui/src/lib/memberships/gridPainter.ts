@@ -57,10 +57,10 @@ const LOCK_ROOM = LOCK_H + 3;
 /** The corner's "N people · M channels", its middle above the header row's bottom. */
 const CORNER_Y = HEAD_H - 17;
 
-/** Font sizes in px; names take the page's text size (`PaintStyle.nameSize`). */
-const EMAIL_SIZE = 11;
-const SMALL_SIZE = 10.5;
-const LABEL_SIZE = 12;
+/** E-mails, badges and channels' names and counts: in px, the page's small text
+ *  (`--text-small`), so that the canvas needs no font face the page has not looked up
+ *  already. Names take the page's text size (`PaintStyle.nameSize`). */
+const SMALL_SIZE = 12;
 
 function font(size: number, family: string): string {
   return `${size}px ${family}`;
@@ -393,11 +393,10 @@ export class GridPainter {
         this.#line(PAD_LEFT, strike, PAD_LEFT + width, strike, palette.textFaint);
       }
     }
-    ctx.font = font(EMAIL_SIZE, fontFamily);
+    ctx.font = font(SMALL_SIZE, fontFamily);
     ctx.fillStyle = palette.textFaint;
     for (const [label, y] of labels) ctx.fillText(label.email, PAD_LEFT, y + EMAIL_Y);
 
-    ctx.font = font(SMALL_SIZE, fontFamily);
     for (const [label, y] of labels) {
       for (const badge of label.badges) {
         ctx.fillStyle = badge.bot ? palette.accentSoft : palette.bgHover;
@@ -428,7 +427,6 @@ export class GridPainter {
       const stream = model.index.stream(model.cols[c] ?? -1);
       if (stream) ctx.fillText(String(stream.subscriberCount), x(c) + COL / 2, COUNT_Y);
     }
-    ctx.font = font(LABEL_SIZE, fontFamily);
     ctx.textAlign = 'left';
     for (let c = c0; c < c1; c++) {
       const s = model.cols[c] ?? -1;
@@ -458,7 +456,7 @@ export class GridPainter {
     ctx.fillStyle = palette.bgSubtle;
     ctx.fillRect(0, 0, HEAD_W, HEAD_H - 1);
     this.#line(HEAD_W - 0.5, 0, HEAD_W - 0.5, HEAD_H, palette.border);
-    ctx.font = font(LABEL_SIZE, fontFamily);
+    ctx.font = font(SMALL_SIZE, fontFamily);
     ctx.textAlign = 'left';
     ctx.textBaseline = 'middle';
     ctx.fillStyle = palette.textMuted;
@@ -476,7 +474,7 @@ export class GridPainter {
     ctx.strokeStyle = palette.border;
     ctx.lineWidth = 1;
     ctx.stroke();
-    ctx.font = font(LABEL_SIZE, fontFamily);
+    ctx.font = font(SMALL_SIZE, fontFamily);
     ctx.textAlign = 'center';
     ctx.textBaseline = 'middle';
     ctx.fillStyle = palette.textMuted;
@@ -531,7 +529,7 @@ export class GridPainter {
     const room = (badges.length > 0 ? x + BADGE_GAP - GAP : ROW_FILL_X - GAP) - PAD_LEFT;
     ctx.font = font(nameSize, fontFamily);
     const name = fit(ctx, person?.fullName ?? '', room);
-    ctx.font = font(EMAIL_SIZE, fontFamily);
+    ctx.font = font(SMALL_SIZE, fontFamily);
     const email = fit(ctx, person?.email ?? '', room);
     const label = { name, email, inactive: person ? !person.isActive : false, badges };
     this.#rowLabels.set(p, label);
