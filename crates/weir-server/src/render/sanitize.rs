@@ -79,21 +79,38 @@ fn escape_with(out: &mut String, s: &str, special: u64, map: fn(u8) -> &'static 
 /// tabs/newlines inside a URL and trim controls and spaces around it, so those
 /// are skipped before the scheme is read (`java\tscript:` is still refused);
 /// any other odd character simply makes the scheme unknown, hence refused.
+///
+/// The scheme is gathered in a small buffer rather than a `String` (every link of
+/// every message comes here): a scheme longer than the longest allowed one, or not
+/// ASCII, matches none of them whatever its bytes.
 pub(super) fn is_safe_url(url: &str) -> bool {
-    let mut scheme = String::new();
+    const ALLOWED: [&str; 5] = ["http", "https", "mailto", "tel", "sms"];
+    let mut scheme = [0u8; 6];
+    // `None` once the scheme cannot be an allowed one.
+    let mut len = Some(0);
     for c in url.chars() {
         if c.is_whitespace() || c.is_control() {
             continue;
         }
         match c {
             ':' => {
-                return ["http", "https", "mailto", "tel", "sms"]
+                let Some(len) = len else {
+                    return false;
+                };
+                return ALLOWED
                     .iter()
-                    .any(|allowed| scheme.eq_ignore_ascii_case(allowed));
+                    .any(|allowed| scheme[..len].eq_ignore_ascii_case(allowed.as_bytes()));
             }
             // A path, query or fragment started before any colon: no scheme.
             '/' | '?' | '#' => return true,
-            _ => scheme.push(c),
+            _ => {
+                len = len
+                    .filter(|&at| at < scheme.len() && c.is_ascii())
+                    .map(|at| {
+                        scheme[at] = c as u8;
+                        at + 1
+                    });
+            }
         }
     }
     true
@@ -203,6 +220,9 @@ mod tests {
             "file:///etc/passwd",
             "java\u{200b}script:alert(1)",
             ":no-scheme",
+            "mailtox:a@b.c",
+            "https\u{e9}:x",
+            "longerthananyallowed:x",
         ] {
             assert!(!is_safe_url(url), "{url:?}");
         }
