@@ -11,9 +11,7 @@
 use std::sync::Arc;
 
 use axum::body::{Body, Bytes};
-use std::net::SocketAddr;
-
-use axum::extract::{ConnectInfo, Path, State};
+use axum::extract::{Path, Request, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use rusqlite::Connection;
@@ -26,7 +24,7 @@ use crate::clock::now_unix;
 use crate::compose::{Destination, Outgoing, notify, send};
 use crate::error::{ApiError, Error};
 use crate::http::auth::{add_quota_headers, authenticate, rate_limited};
-use crate::http::auth_failures::{count_failure, peer_key, refuse_if_over};
+use crate::http::auth_failures::{client_key, count_failure, refuse_if_over};
 use crate::http::params::{Params, read_body};
 use crate::rules::access::{SendAccess, send_access};
 use crate::rules::keys::{has_api_key_format, keys_match};
@@ -40,23 +38,26 @@ use crate::webhook::plan::{
 /// millisecond); larger ones on a blocking thread.
 const INLINE_BODY_BYTES: usize = 64 * 1024;
 
+/// Takes the request whole rather than through the `HeaderMap`, `Uri` and `Extension`
+/// extractors, which clone what they extract: this runs for every webhook.
 pub async fn receive(
     State(state): State<AppState>,
     Path(name): Path<String>,
-    peer: Option<axum::Extension<ConnectInfo<SocketAddr>>>,
-    headers: HeaderMap,
-    uri: axum::http::Uri,
-    body: Body,
+    request: Request,
 ) -> Response {
-    // Failed keys count against the client's address, as for the REST API.
-    let client = peer_key(peer.as_ref().map(|axum::Extension(ConnectInfo(peer))| peer));
-    if let Some(refused) = refuse_if_over(&state, client) {
+    let (parts, body) = request.into_parts();
+    // Failed keys count against the client's address, as for the REST API; the key
+    // is only worked out while failures are being counted (rate limiting on).
+    let client = state.auth_failures().map(|_| client_key(&parts.extensions));
+    if let Some(refused) = client.and_then(|client| refuse_if_over(&state, client)) {
         return refused;
     }
-    match handle(&state, &name, &headers, &uri, body).await {
+    match handle(&state, &name, &parts.headers, &parts.uri, body).await {
         Ok(response) => response,
         Err(error) => {
-            if error.is_authentication_failure() {
+            if let Some(client) = client
+                && error.is_authentication_failure()
+            {
                 count_failure(&state, client);
             }
             error.into_response()

@@ -52,8 +52,8 @@ pub fn count_failure(state: &AppState, client: i64) {
 mod tests {
     use super::*;
 
-    /// The REST API keys failures by the request's `ConnectInfo`, webhooks by the peer
-    /// they extract: both must count against the same address.
+    /// Failures are keyed by the request's `ConnectInfo`, or by a peer address at hand:
+    /// both must count against the same address.
     #[test]
     fn a_peer_has_one_key_whichever_way_it_is_looked_up() {
         let peer: SocketAddr = "192.0.2.7:4321".parse().unwrap();

@@ -46,10 +46,12 @@ pub(super) fn push_linkified(out: &mut String, text: &str) {
     // Every kind of link holds one of these (`://` after a scheme, the dot before a
     // TLD, an address's `@`): only the whitespace-free runs around them are looked at
     // position by position; the rest of the text goes out in one piece.
-    while let Some(found) = text.as_bytes()[searched..]
-        .iter()
-        .position(|byte| LINK_MARKS.contains(byte))
-    {
+    while let Some(found) = memchr::memchr3(
+        LINK_MARKS[0],
+        LINK_MARKS[1],
+        LINK_MARKS[2],
+        &text.as_bytes()[searched..],
+    ) {
         let mark = searched + found;
         let run_start = text[..mark]
             .char_indices()

@@ -37,7 +37,9 @@ pub(super) fn render(source: &str) -> String {
 
 /// Renders a message whose mentions were swapped for placeholders (see `mentions.rs`).
 pub(super) fn render_with(source: &str, mentions: &[Mention]) -> String {
-    let mut out = String::with_capacity(source.len().saturating_add(source.len() / 2));
+    // Rendered HTML is typically two to three times its source (an emoji is ~110 bytes
+    // of markup): sized so that a short message's output is not copied as it grows.
+    let mut out = String::with_capacity(source.len().saturating_mul(2).saturating_add(160));
     render_into(&mut out, source, 0, mentions);
     let len = out.trim_end_matches('\n').len();
     out.truncate(len);

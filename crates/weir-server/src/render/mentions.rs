@@ -241,6 +241,34 @@ fn mark_mentions(source: &str, directory: &dyn Directory) -> (String, Vec<Mentio
 /// equal to one is that character.
 const MAY_START_MARKUP: [u8; 4] = [b'`', b'<', b'@', b'#'];
 
+/// Finds the [`MAY_START_MARKUP`] bytes of one line with `memchr` (every byte of every
+/// message is looked at here). Two searches, `memchr3` and `memchr`, each remembering
+/// what it found, and searching again only once that is behind: no byte is searched
+/// twice by either, so a line costs linear time however its markup is spread.
+#[derive(Default)]
+struct MarkupFinder {
+    /// Where each search found its next byte (`usize::MAX`: none up to the end);
+    /// `None`: not searched yet.
+    three: Option<usize>,
+    hash: Option<usize>,
+}
+
+impl MarkupFinder {
+    /// The first markup byte of `line` at or after `from`.
+    fn next(&mut self, line: &[u8], from: usize) -> Option<usize> {
+        let [a, b, c, d] = MAY_START_MARKUP;
+        let search = |found: usize| found.saturating_add(from);
+        if self.three.is_none_or(|at| at < from) {
+            self.three = Some(memchr::memchr3(a, b, c, &line[from..]).map_or(usize::MAX, search));
+        }
+        if self.hash.is_none_or(|at| at < from) {
+            self.hash = Some(memchr::memchr(d, &line[from..]).map_or(usize::MAX, search));
+        }
+        let at = self.three.min(self.hash)?;
+        (at != usize::MAX).then_some(at)
+    }
+}
+
 struct Marker<'d> {
     directory: &'d dyn Directory,
     out: String,
@@ -252,12 +280,13 @@ struct Marker<'d> {
 impl Marker<'_> {
     fn mark_line(&mut self, line: &str) {
         let mut rest = line;
+        let mut finder = MarkupFinder::default();
         while !rest.is_empty() {
             // Only these can start code, a timestamp or a mention: copy up to the next.
-            let plain = rest
-                .bytes()
-                .position(|byte| MAY_START_MARKUP.contains(&byte))
-                .unwrap_or(rest.len());
+            let from = line.len() - rest.len();
+            let plain = finder
+                .next(line.as_bytes(), from)
+                .map_or(rest.len(), |at| at - from);
             if plain > 0 {
                 self.out.push_str(&rest[..plain]);
                 rest = &rest[plain..];
