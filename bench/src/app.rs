@@ -405,11 +405,26 @@ fn print_summary(args: &Args, cores: usize, rounds: &[Vec<Figures>]) {
         );
     }
     if weir.content.is_finite() {
+        // Paired by round as well: both apps of a round start under the same load.
+        let paired: Vec<f64> = rounds
+            .iter()
+            .filter_map(|round| {
+                let content = figure_of(round, App::Weir)?.content?;
+                let base = figure_of(round, App::Minimal)?;
+                Some(content.as_secs_f64() - base.ready.as_secs_f64())
+            })
+            .collect();
+        let per_round: Vec<String> = paired.iter().map(|d| format!("{d:+.2}")).collect();
         println!(
             "  weir's first page (the demo's memberships grid) was painted {:.2} s after spawn \
              (median), {:+.2} s after the minimal app's page; the apps' logs break it down",
             weir.content,
             weir.content - base.ready
+        );
+        println!(
+            "  weir's first page - minimal app's page per round: {} s (median {:+.2})",
+            per_round.join(" "),
+            median(&paired)
         );
     }
     let start = weir.ready - base.ready;
