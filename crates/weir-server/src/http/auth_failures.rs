@@ -25,8 +25,8 @@ pub fn client_key(extensions: &Extensions) -> i64 {
     )
 }
 
-/// [`client_key`] of a peer address already at hand.
-pub fn peer_key(peer: Option<&SocketAddr>) -> i64 {
+/// [`client_key`] of a peer address (its IP: every port of a host counts as one client).
+fn peer_key(peer: Option<&SocketAddr>) -> i64 {
     let Some(peer) = peer else {
         return 0;
     };
