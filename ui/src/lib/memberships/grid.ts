@@ -7,6 +7,7 @@ import type { GridGroup } from '../bindings/GridGroup';
 import type { GridPerson } from '../bindings/GridPerson';
 import type { GridStream } from '../bindings/GridStream';
 import type { MembershipGrid } from '../bindings/MembershipGrid';
+import { nameCollator } from '../collate';
 import { roleLabel } from '../format';
 import { bytesPerStream, decodeGrid, encodeGrid, type PlainGrid } from './wire';
 
@@ -150,7 +151,7 @@ export function visiblePeople(index: GridIndex, filter: PeopleFilter, sort: Peop
     if (!matches(filter.text, person.fullName, person.email)) return;
     shown.push(i);
   });
-  const collator = new Intl.Collator(undefined, { sensitivity: 'base' });
+  const compare = nameCollator().compare;
   const field = (i: number): string => {
     const person = people[i];
     if (!person) return '';
@@ -162,7 +163,7 @@ export function visiblePeople(index: GridIndex, filter: PeopleFilter, sort: Peop
       const rb = ROLE_ORDER.indexOf(people[b]?.role ?? '');
       if (ra !== rb) return ra - rb;
     }
-    return collator.compare(field(a), field(b)) || a - b;
+    return compare(field(a), field(b)) || a - b;
   });
   return shown;
 }
@@ -177,7 +178,7 @@ export function visibleStreams(index: GridIndex, filter: StreamFilter, sort: Str
     if (!matches(filter.text, stream.name)) return;
     shown.push(i);
   });
-  const collator = new Intl.Collator(undefined, { sensitivity: 'base' });
+  const compare = nameCollator().compare;
   shown.sort((a, b) => {
     const sa = streams[a];
     const sb = streams[b];
@@ -185,7 +186,7 @@ export function visibleStreams(index: GridIndex, filter: StreamFilter, sort: Str
     if (sort === 'subscribers' && sa.subscriberCount !== sb.subscriberCount) {
       return sb.subscriberCount - sa.subscriberCount;
     }
-    return collator.compare(sa.name, sb.name) || a - b;
+    return compare(sa.name, sb.name) || a - b;
   });
   return shown;
 }

@@ -3,6 +3,7 @@
  * in. Pure functions; the store stages a group's cells.
  */
 import type { GridGroup } from '../bindings/GridGroup';
+import { compareNames } from '../collate';
 import type { GridIndex } from './grid';
 
 /** Zulip's system groups (`role:members`, …) as people say them. */
@@ -28,11 +29,10 @@ export function groupLabel(group: GridGroup): string {
 
 /** Groups people made first (by name), then system groups: the ones admins manage. */
 export function sortedGroups(groups: readonly GridGroup[]): GridGroup[] {
-  const collator = new Intl.Collator(undefined, { sensitivity: 'base' });
   return [...groups].sort(
     (a, b) =>
       Number(a.isSystemGroup) - Number(b.isSystemGroup) ||
-      collator.compare(groupLabel(a), groupLabel(b)) ||
+      compareNames(groupLabel(a), groupLabel(b)) ||
       a.groupId - b.groupId,
   );
 }
