@@ -3,8 +3,10 @@
 # baseline measured in the same run, as medians over several rounds. Loopback only.
 #   scripts/bench.sh [webhooks|unsubscribe|load|app|grid|all] [args...]   default: all
 #
-#   webhooks     weir-server's webhook ingest next to a minimal axum handler, with a
-#                crash-durability check (SIGKILL + restart) after every weir round;
+#   webhooks     weir-server's webhook ingest next to a minimal axum handler and to the
+#                same handler committing each body to SQLite first (the floor of durable
+#                ingest), with a crash-durability check (SIGKILL + restart) after every
+#                weir round;
 #                --reference-bin measures another weir-server build (an earlier commit)
 #                in every round too, to judge a change against the build before it
 #   unsubscribe  one request removing 1,000 people from 100 streams in a generated

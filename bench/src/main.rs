@@ -6,6 +6,7 @@
 //! Everything runs on loopback and stops by itself.
 
 mod app;
+mod durable;
 mod grid;
 mod grid_breakdown;
 mod grid_window;
@@ -56,6 +57,9 @@ enum Command {
     Unsubscribe(unsubscribe::Args),
     /// The minimal axum handler that `webhooks` compares against (started by it).
     BaselineServer(minimal::ServerArgs),
+    /// The minimal handler plus a durable SQLite commit of each body before its answer
+    /// (started by `webhooks`).
+    DurableServer(durable::Args),
     /// A raw-TCP responder that `webhooks` uses to measure the load client's ceiling.
     NullServer(minimal::ServerArgs),
 }
@@ -68,6 +72,7 @@ fn main() -> ExitCode {
         Command::Unsubscribe(args) => unsubscribe::run(args),
         Command::Load(args) => mixed::run(args),
         Command::BaselineServer(args) => minimal::run_baseline(args),
+        Command::DurableServer(args) => durable::run(args),
         Command::NullServer(args) => minimal::run_null(args),
     };
     match outcome {

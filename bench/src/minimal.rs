@@ -3,6 +3,7 @@
 //!
 //! - `baseline-server`: a minimal axum app with weir's webhook route that reads the body
 //!   and answers Zulip's success JSON, storing nothing;
+//! - `durable-server` (`durable.rs`): the same, committing each body to SQLite first;
 //! - `null-server`: a raw TCP responder with a canned answer, no HTTP library at all, to
 //!   show what the load client itself can drive on this machine.
 
@@ -57,7 +58,7 @@ pub fn run_null(args: ServerArgs) -> Result<ExitCode> {
 }
 
 /// Binds and prints the `listening on` line that the bench waits for.
-async fn bind(address: SocketAddr) -> Result<TcpListener> {
+pub async fn bind(address: SocketAddr) -> Result<TcpListener> {
     let listener = TcpListener::bind(address).await?;
     let mut stdout = std::io::stdout().lock();
     writeln!(stdout, "listening on http://{}", listener.local_addr()?)?;

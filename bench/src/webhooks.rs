@@ -6,6 +6,9 @@
 //! - `weir`: the weir-server release binary on a fresh, seeded data dir;
 //! - `minimal axum`: `weir-bench baseline-server`, the same route answering the same JSON
 //!   with no storage (the baseline of the target);
+//! - `durable axum`: `weir-bench durable-server`, the minimal handler plus a durable
+//!   SQLite commit of each body before its answer: the floor of any ingest that keeps
+//!   what it acknowledges, against which weir's own work per message shows;
 //! - `client ceiling`: `weir-bench null-server`, a raw TCP responder, showing what the
 //!   load client can drive at all on this machine (skip with `--skip-ceiling`);
 //! - `weir reference`: with `--reference-bin`, another weir-server build (an earlier
@@ -82,6 +85,7 @@ pub struct Args {
 enum Target {
     Ceiling,
     Baseline,
+    Durable,
     Weir,
     Reference,
 }
@@ -91,6 +95,7 @@ impl Target {
         match self {
             Target::Ceiling => "client ceiling",
             Target::Baseline => "minimal axum",
+            Target::Durable => "durable axum",
             Target::Weir => "weir",
             Target::Reference => "weir reference",
         }
@@ -236,10 +241,14 @@ async fn run_rounds(setup: &Setup) -> Result<ExitCode> {
         "minimal axum: {} baseline-server (separate process, same route and JSON, no storage)",
         setup.bench_bin.display()
     );
+    println!(
+        "durable axum: {} durable-server (the same, committing each body to SQLite first)",
+        setup.bench_bin.display()
+    );
     let mut rounds: Vec<Vec<Figures>> = Vec::new();
     let mut durability: Vec<Durability> = Vec::new();
     for round in 0..args.rounds {
-        let mut order = vec![Target::Baseline, Target::Weir];
+        let mut order = vec![Target::Baseline, Target::Durable, Target::Weir];
         if !args.skip_ceiling {
             order.insert(0, Target::Ceiling);
         }
@@ -296,6 +305,9 @@ fn print_round(figures: &[Figures], durability: &[Durability]) {
     }
     if let Some(ratio) = round_ratio(figures) {
         println!("  ratio weir/minimal axum: {ratio:.2}");
+    }
+    if let Some(ratio) = durable_ratio(figures) {
+        println!("  ratio weir/durable axum: {ratio:.2}");
     }
     if let Some(ratio) = reference_ratio(figures) {
         println!("  ratio weir/weir reference: {ratio:.2}");
@@ -369,6 +381,12 @@ fn round_ratio(figures: &[Figures]) -> Option<f64> {
     (baseline.rate > 0.0).then(|| weir.rate / baseline.rate)
 }
 
+fn durable_ratio(figures: &[Figures]) -> Option<f64> {
+    let weir = figure_of(figures, Target::Weir)?;
+    let durable = figure_of(figures, Target::Durable)?;
+    (durable.rate > 0.0).then(|| weir.rate / durable.rate)
+}
+
 fn reference_ratio(figures: &[Figures]) -> Option<f64> {
     let weir = figure_of(figures, Target::Weir)?;
     let reference = figure_of(figures, Target::Reference)?;
@@ -406,7 +424,7 @@ fn print_summary(
         cores
     );
     print_header();
-    let mut targets = vec![Target::Weir, Target::Baseline];
+    let mut targets = vec![Target::Weir, Target::Baseline, Target::Durable];
     if !args.skip_ceiling {
         targets.push(Target::Ceiling);
     }
@@ -439,6 +457,17 @@ fn print_summary(
     );
     let weir = medians(Target::Weir);
     let base = medians(Target::Baseline);
+    let durable = medians(Target::Durable);
+    let durable_ratios: Vec<f64> = rounds.iter().filter_map(|r| durable_ratio(r)).collect();
+    let listed: Vec<String> = durable_ratios.iter().map(|r| format!("{r:.2}")).collect();
+    println!(
+        "  ratio weir/durable axum per round: {} (median {:.2}); durable axum alone: {:.2} \
+         of minimal axum, {:.1}x its server CPU per request",
+        listed.join(" "),
+        median(&durable_ratios),
+        durable.rate / base.rate,
+        durable.server_us / base.server_us
+    );
     if args.reference_bin.is_some() {
         let ratios: Vec<f64> = rounds.iter().filter_map(|r| reference_ratio(r)).collect();
         let listed: Vec<String> = ratios.iter().map(|ratio| format!("{ratio:.2}")).collect();
@@ -533,10 +562,24 @@ fn webhook_load(args: &Args, address: SocketAddr) -> Result<Load> {
 async fn measure_minimal(setup: &Setup, target: Target, round: u64) -> Result<Run> {
     let subcommand = match target {
         Target::Ceiling => "null-server",
+        Target::Durable => "durable-server",
         _ => "baseline-server",
     };
     let log = setup.logs.join(format!("{subcommand}-{round}.log"));
-    let args: Vec<OsString> = vec![subcommand.into(), "--listen".into(), "127.0.0.1:0".into()];
+    let mut args: Vec<OsString> = vec![subcommand.into(), "--listen".into(), "127.0.0.1:0".into()];
+    // The durable server's database lives as long as its round (it is killed, so it
+    // cannot remove it itself).
+    let scratch = match target {
+        Target::Durable => Some(
+            tempfile::Builder::new()
+                .prefix("weir-bench-durable-")
+                .tempdir()?,
+        ),
+        _ => None,
+    };
+    if let Some(scratch) = &scratch {
+        args.extend(["--data-dir".into(), scratch.path().into()]);
+    }
     let server = ServerProcess::start(target.label(), &setup.bench_bin, &args, &log).await?;
     let run = drive(setup, &server).await;
     server.kill().await?;
