@@ -25,6 +25,9 @@ use tokio::sync::{mpsc, oneshot};
 use crate::Result;
 use crate::minimal::{SUCCESS_JSON, bind};
 
+/// The database's name in `--data-dir`.
+pub const DATABASE_FILE: &str = "ingest.sqlite3";
+
 /// Requests one commit may carry at most, as in weir-server's writer.
 const MAX_GROUP: usize = 64;
 
@@ -46,7 +49,7 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<ExitCode> {
     std::fs::create_dir_all(&args.data_dir)?;
-    let conn = open(&args.data_dir.join("ingest.sqlite3"))?;
+    let conn = open(&args.data_dir.join(DATABASE_FILE))?;
     // One async thread, as weir-server runs by default on two cores: with two, the
     // hand-offs between handler and writer cost 1.5x the minimal handler's CPU per
     // request instead of 1.3x, and the floor would flatter weir.
@@ -67,7 +70,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
 }
 
 /// A WAL database with the one table, set up as weir-server sets up its own.
-fn open(path: &Path) -> rusqlite::Result<Connection> {
+pub fn open(path: &Path) -> rusqlite::Result<Connection> {
     let conn = Connection::open(path)?;
     conn.pragma_update(None, "journal_mode", "WAL")?;
     conn.pragma_update(None, "synchronous", "NORMAL")?;
@@ -126,7 +129,7 @@ mod tests {
     #[tokio::test]
     async fn every_answered_body_is_committed_for_another_connection() {
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("ingest.sqlite3");
+        let path = dir.path().join(DATABASE_FILE);
         let (queue, pending) = mpsc::channel(16);
         tokio::spawn(write_groups(open(&path).unwrap(), pending));
         let mut answers = Vec::new();

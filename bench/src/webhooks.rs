@@ -242,7 +242,8 @@ async fn run_rounds(setup: &Setup) -> Result<ExitCode> {
         setup.bench_bin.display()
     );
     println!(
-        "durable axum: {} durable-server (the same, committing each body to SQLite first)",
+        "durable axum: {} durable-server (the same, committing each body to SQLite first; \
+         every acknowledged body checked after SIGKILL)",
         setup.bench_bin.display()
     );
     let mut rounds: Vec<Vec<Figures>> = Vec::new();
@@ -548,15 +549,18 @@ fn webhook_load(args: &Args, address: SocketAddr) -> Result<Load> {
     Ok(Load {
         address,
         uri,
-        body: Arc::new(|id| {
-            Bytes::from(format!(
-                r#"{{"featured_title":"{TITLE_PREFIX}{id}","featured_url":"https://en.wikipedia.org/wiki/Weir"}}"#
-            ))
-        }),
+        body: Arc::new(load_body),
         concurrency: usize::try_from(args.concurrency)?,
         warmup: Duration::from_secs(args.warmup),
         window: Duration::from_secs(args.seconds),
     })
+}
+
+/// Request `id`'s Hello World payload, its title unique to it.
+fn load_body(id: u64) -> Bytes {
+    Bytes::from(format!(
+        r#"{{"featured_title":"{TITLE_PREFIX}{id}","featured_url":"https://en.wikipedia.org/wiki/Weir"}}"#
+    ))
 }
 
 async fn measure_minimal(setup: &Setup, target: Target, round: u64) -> Result<Run> {
@@ -583,7 +587,49 @@ async fn measure_minimal(setup: &Setup, target: Target, round: u64) -> Result<Ru
     let server = ServerProcess::start(target.label(), &setup.bench_bin, &args, &log).await?;
     let run = drive(setup, &server).await;
     server.kill().await?;
-    run
+    let run = run?;
+    // A floor that lost what it acknowledged would not be one.
+    if let Some(scratch) = scratch {
+        let database = scratch.path().join(crate::durable::DATABASE_FILE);
+        let acknowledged = run.outcome.acknowledged.clone();
+        let missing =
+            tokio::task::spawn_blocking(move || missing_from_floor(&database, &acknowledged))
+                .await??;
+        if missing > 0 {
+            return Err(format!(
+                "the durable baseline lost {missing} acknowledged bodies after SIGKILL"
+            )
+            .into());
+        }
+    }
+    Ok(run)
+}
+
+/// How many acknowledged requests have no body in the durable baseline's database.
+fn missing_from_floor(database: &Path, acknowledged: &[u64]) -> Result<usize> {
+    let flags =
+        rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let conn = rusqlite::Connection::open_with_flags(database, flags)?;
+    let mut statement = conn.prepare("SELECT body FROM received")?;
+    let mut rows = statement.query([])?;
+    let mut stored = HashSet::new();
+    while let Some(row) = rows.next()? {
+        if let Some(id) = title_in_body(row.get_ref(0)?.as_blob()?) {
+            stored.insert(id);
+        }
+    }
+    Ok(acknowledged
+        .iter()
+        .filter(|id| !stored.contains(id))
+        .count())
+}
+
+/// The id in a load body's `featured_title` (see [`load_body`]).
+fn title_in_body(body: &[u8]) -> Option<u64> {
+    let body = std::str::from_utf8(body).ok()?;
+    let (_, rest) = body.split_once(&format!(r#""featured_title":"{TITLE_PREFIX}"#))?;
+    let (id, _) = rest.split_once('"')?;
+    id.parse().ok()
 }
 
 async fn measure_weir(setup: &Setup, target: Target, round: u64) -> Result<(Run, Durability)> {
@@ -737,5 +783,27 @@ mod tests {
                        for today is **[bench-1099511627781](https://en.wikipedia.org/wiki/Weir)**";
         assert_eq!(title_of(content), Some((1 << 40) + 5));
         assert_eq!(title_of("**[other](x)**"), None);
+    }
+
+    #[test]
+    fn titles_come_back_out_of_the_load_bodies() {
+        assert_eq!(title_in_body(&load_body(42)), Some(42));
+        assert_eq!(title_in_body(br#"{"featured_title":"other"}"#), None);
+    }
+
+    #[test]
+    fn acknowledged_bodies_missing_from_the_floor_are_counted() {
+        let dir = tempfile::tempdir().unwrap();
+        let database = dir.path().join(crate::durable::DATABASE_FILE);
+        let conn = crate::durable::open(&database).unwrap();
+        for id in [1_u64, 2] {
+            conn.execute(
+                "INSERT INTO received (body) VALUES (?1)",
+                [load_body(id).as_ref()],
+            )
+            .unwrap();
+        }
+        assert_eq!(missing_from_floor(&database, &[1, 2]).unwrap(), 0);
+        assert_eq!(missing_from_floor(&database, &[1, 2, 3]).unwrap(), 1);
     }
 }
