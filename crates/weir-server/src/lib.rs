@@ -151,9 +151,5 @@ pub async fn serve(
 ) -> std::io::Result<()> {
     let allowed = host::AllowedHosts::new(listener.local_addr()?, &state.config().allowed_hosts);
     let limits = state.config().connection_limits.clone();
-    let app = router(state).layer(axum::middleware::from_fn_with_state(
-        Arc::new(allowed),
-        host::check,
-    ));
-    connection::serve(listener, app, limits, shutdown).await
+    connection::serve(listener, router(state), allowed, limits, shutdown).await
 }

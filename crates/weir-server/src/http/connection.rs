@@ -30,6 +30,7 @@ use tower::ServiceExt;
 
 use crate::error::ApiError;
 use crate::http::head_timer::HeadTimer;
+use crate::http::host::{self, AllowedHosts};
 use crate::http::protocol_errors::JsonErrors;
 
 type BoxError = Box<dyn StdError + Send + Sync>;
@@ -60,15 +61,18 @@ impl Default for Limits {
     }
 }
 
-/// Serves `app` on `listener` until `shutdown` completes, then lets requests in flight
-/// finish for at most `limits.drain_timeout`.
+/// Serves `app` on `listener` to requests naming one of the `hosts` (see `host.rs`)
+/// until `shutdown` completes, then lets requests in flight finish for at most
+/// `limits.drain_timeout`.
 pub async fn serve(
     listener: TcpListener,
     app: Router,
+    hosts: AllowedHosts,
     limits: Limits,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let slots = Arc::new(Semaphore::new(limits.max_connections));
+    let hosts = Arc::new(hosts);
     // Each connection holds a receiver: once all are dropped, every connection is done.
     let (stop, stopping) = watch::channel(false);
     let mut shutdown = pin!(shutdown);
@@ -87,6 +91,7 @@ pub async fn serve(
             Ok(slot) => {
                 let connection = Connection {
                     app: app.clone(),
+                    hosts: Arc::clone(&hosts),
                     peer,
                     limits: limits.clone(),
                 };
@@ -145,6 +150,7 @@ async fn refuse(mut stream: TcpStream) {
 
 struct Connection {
     app: Router,
+    hosts: Arc<AllowedHosts>,
     peer: SocketAddr,
     limits: Limits,
 }
@@ -156,12 +162,24 @@ impl Connection {
         mut stopping: watch::Receiver<bool>,
         _slot: OwnedSemaphorePermit,
     ) {
-        let Self { app, peer, limits } = self;
+        let Self {
+            app,
+            hosts,
+            peer,
+            limits,
+        } = self;
         let body_timeout = limits.body_timeout;
         let service = hyper::service::service_fn(move |request: Request<Incoming>| {
+            let refused = host::refusal(&hosts, request.headers());
             let mut request = request.map(|body| Body::new(DeadlineBody::new(body, body_timeout)));
             request.extensions_mut().insert(ConnectInfo(peer));
-            app.clone().oneshot(request)
+            let app = app.clone();
+            async move {
+                match refused {
+                    Some(refused) => Ok(refused),
+                    None => app.oneshot(request).await,
+                }
+            }
         });
         let mut builder = hyper::server::conn::http1::Builder::new();
         builder
