@@ -64,7 +64,7 @@ impl Default for Limits {
 /// Serves `app` on `listener` to requests naming one of the `hosts` (see `host.rs`)
 /// until `shutdown` completes, then lets requests in flight finish for at most
 /// `limits.drain_timeout`.
-pub async fn serve(
+pub(crate) async fn serve(
     listener: TcpListener,
     app: Router,
     hosts: AllowedHosts,
