@@ -181,7 +181,7 @@ pub async fn measure(args: &WindowArgs, account: &Account<'_>, people: usize) ->
     if !left.is_empty() {
         return Err(format!("the app did not quit with its session: {left:?}").into());
     }
-    print(args, &figures);
+    print(args, &figures, people);
     for line in log.lines() {
         if let Some((_, fields)) = line.split_once("grid encoded") {
             println!("window: the app encoded a grid:{fields}");
@@ -378,13 +378,38 @@ fn verdict(met: bool) -> &'static str {
     if met { "target met" } else { "ABOVE TARGET" }
 }
 
-/// The targets (issue 10): a usable grid within 2 s, frames p95 within one 60 Hz period,
-/// memory within 150 MB of the same app on the demo.
-const TARGET_OPEN_MS: f64 = 2000.0;
+/// Frames p95 within one 60 Hz period, at every size.
 const TARGET_FRAME_MS: f64 = 16.7;
-const TARGET_MEMORY_MB: f64 = 150.0;
 
-fn print(args: &WindowArgs, figures: &WindowFigures) {
+/// What a grid of a given size must reach.
+struct Targets {
+    /// Opening to a usable grid, in ms.
+    open_ms: f64,
+    /// Memory with the grid loaded, over the same app on the demo, in MB.
+    memory_mb: f64,
+}
+
+impl Targets {
+    /// Issue 10's for organizations up to 10,000 people (2 s, +150 MB); issue 25's for
+    /// the largest Zulip communities, 100,000 people and more (3 s, +250 MB). Sizes in
+    /// between have no target of their own and are held to the smaller one's.
+    fn for_people(people: usize) -> Self {
+        if people >= 100_000 {
+            Self {
+                open_ms: 3000.0,
+                memory_mb: 250.0,
+            }
+        } else {
+            Self {
+                open_ms: 2000.0,
+                memory_mb: 150.0,
+            }
+        }
+    }
+}
+
+fn print(args: &WindowArgs, figures: &WindowFigures, people: usize) {
+    let targets = Targets::for_people(people);
     let open = median(&figures.opens_ms);
     println!();
     println!(
@@ -431,10 +456,11 @@ fn print(args: &WindowArgs, figures: &WindowFigures) {
     println!();
     println!(
         "open Memberships to a usable grid ({} rounds, {} cells rendered): median {open:.0} ms \
-         (target < {TARGET_OPEN_MS:.0} ms): {}",
+         (target < {:.0} ms): {}",
         figures.opens_ms.len(),
         figures.cells_shown,
-        verdict(open < TARGET_OPEN_MS)
+        targets.open_ms,
+        verdict(open < targets.open_ms)
     );
     for (what, stats) in [("scrolling both axes", &scrolling), ("toggling", &toggling)] {
         println!(
@@ -450,11 +476,12 @@ fn print(args: &WindowArgs, figures: &WindowFigures) {
     println!(
         "memory with the grid loaded (PSS, app + WebKit processes, after the first opening, \
          settled): {:.0} MB vs {:.0} \
-         MB on the demo: {:+.0} MB (target < +{TARGET_MEMORY_MB:.0} MB): {}",
+         MB on the demo: {:+.0} MB (target < +{:.0} MB): {}",
         mb(figures.loaded.pss_kb),
         mb(figures.demo.pss_kb),
         memory(&figures.loaded),
-        verdict(memory(&figures.loaded) < TARGET_MEMORY_MB)
+        targets.memory_mb,
+        verdict(memory(&figures.loaded) < targets.memory_mb)
     );
     println!(
         "  after the frame passes: {:.0} MB ({:+.0} MB; includes whatever the web process \
@@ -527,5 +554,12 @@ mod tests {
         assert!(numbers(&answer, "intervals").is_err());
         assert_eq!(marks(&answer), "; a at 10 ms; b at 20 ms");
         assert_eq!(marks(&json!({})), "");
+    }
+
+    #[test]
+    fn the_largest_organizations_are_held_to_their_own_targets() {
+        let (usual, largest) = (Targets::for_people(10_000), Targets::for_people(100_000));
+        assert_eq!((usual.open_ms, usual.memory_mb), (2000.0, 150.0));
+        assert_eq!((largest.open_ms, largest.memory_mb), (3000.0, 250.0));
     }
 }
