@@ -20,6 +20,7 @@ mod report;
 mod unsubscribe;
 mod webdriver;
 mod webhooks;
+mod webhooks_durability;
 
 use std::process::ExitCode;
 

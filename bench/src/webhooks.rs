@@ -21,35 +21,35 @@
 //! SQLite file is counted read-only as a cross-check. A missing message fails the run;
 //! missing the throughput target only gets reported.
 
-use std::collections::HashSet;
 use std::ffi::OsString;
 use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
-use base64::Engine;
 use bytes::Bytes;
-use hyper::{StatusCode, Uri};
+use hyper::Uri;
 use serde_json::{Value, json};
 
-use crate::http::Connection;
 use crate::load::{self, Load, Outcome};
 use crate::process::{ServerProcess, own_cpu_time};
 use crate::report::{grouped, median, micros, ms, start_round, thousands};
+use crate::webhooks_durability::{
+    Durability, check_durability, missing_from_floor, print_durability,
+};
 use crate::{Result, runtime};
 
 /// The targets (issue 25): weir's rate at least this fraction of the minimal handler's,
 /// with at most this multiple of its server CPU per request.
 const TARGET_RATIO: f64 = 0.6;
 const TARGET_CPU_MULTIPLE: f64 = 1.6;
-const ADMIN_EMAIL: &str = "admin@bench.test";
-const ADMIN_KEY: &str = "BenchAdminKey0000000000000000001";
+pub(crate) const ADMIN_EMAIL: &str = "admin@bench.test";
+pub(crate) const ADMIN_KEY: &str = "BenchAdminKey0000000000000000001";
 const BOT_KEY: &str = "BenchIngestBotKey000000000000001";
-const STREAM_ID: i64 = 1;
-const STREAM_NAME: &str = "bench";
-const TITLE_PREFIX: &str = "bench-";
+pub(crate) const STREAM_ID: i64 = 1;
+pub(crate) const STREAM_NAME: &str = "bench";
+pub(crate) const TITLE_PREFIX: &str = "bench-";
 const DEFAULT_SERVER_BIN: &str = "target/release/weir-server";
 
 #[derive(Debug, clap::Args)]
@@ -160,33 +160,6 @@ async fn drive(setup: &Setup, server: &ServerProcess) -> Result<Run> {
         server_cpu,
         client_cpu,
     })
-}
-
-/// What came back after SIGKILL and a restart.
-#[derive(Debug, Default)]
-struct Durability {
-    acknowledged: usize,
-    /// Acknowledged messages found again through `GET /messages`.
-    found: usize,
-    /// Messages in the stream through the API, and in the SQLite file.
-    stored_api: usize,
-    stored_sqlite: usize,
-    /// Stream messages that this run did not send, or that came back twice.
-    foreign: usize,
-    duplicates: usize,
-}
-
-impl Durability {
-    fn missing(&self) -> usize {
-        self.acknowledged.saturating_sub(self.found)
-    }
-
-    fn passed(&self) -> bool {
-        self.missing() == 0
-            && self.stored_api == self.stored_sqlite
-            && self.foreign == 0
-            && self.duplicates == 0
-    }
 }
 
 struct Setup {
@@ -330,36 +303,6 @@ fn print_header() {
         "window 200s",
         "errors"
     );
-}
-
-fn print_durability(indent: &str, check: &Durability) {
-    let verdict = if check.passed() { "ok" } else { "FAILED" };
-    println!(
-        "{indent}durable: {}/{} acknowledged messages present after SIGKILL + restart \
-         ({} in the stream via the API, {} in SQLite): {verdict}",
-        grouped(check.found as u64),
-        grouped(check.acknowledged as u64),
-        grouped(check.stored_api as u64),
-        grouped(check.stored_sqlite as u64),
-    );
-    if check.missing() > 0 {
-        println!(
-            "{indent}! {} acknowledged messages are missing",
-            grouped(check.missing() as u64)
-        );
-    }
-    if check.foreign > 0 || check.duplicates > 0 {
-        println!(
-            "{indent}! {} unexpected and {} duplicated messages in the stream",
-            check.foreign, check.duplicates
-        );
-    }
-    let unacknowledged = check.stored_api.saturating_sub(check.found);
-    if unacknowledged > 0 {
-        println!(
-            "{indent}note: {unacknowledged} stored messages got no 200 (failed or timed-out requests)"
-        );
-    }
 }
 
 /// Medians across rounds for one target (errors: the total).
@@ -524,14 +467,7 @@ fn print_summary(
         ms(base.p50),
         ms(base.p99),
     );
-    let total = Durability {
-        acknowledged: durability.iter().map(|d| d.acknowledged).sum(),
-        found: durability.iter().map(|d| d.found).sum(),
-        stored_api: durability.iter().map(|d| d.stored_api).sum(),
-        stored_sqlite: durability.iter().map(|d| d.stored_sqlite).sum(),
-        foreign: durability.iter().map(|d| d.foreign).sum(),
-        duplicates: durability.iter().map(|d| d.duplicates).sum(),
-    };
+    let total = Durability::total(durability);
     let all_passed = durability.iter().all(Durability::passed);
     print_durability("", &total);
     if all_passed {
@@ -557,7 +493,7 @@ fn webhook_load(args: &Args, address: SocketAddr) -> Result<Load> {
 }
 
 /// Request `id`'s Hello World payload, its title unique to it.
-fn load_body(id: u64) -> Bytes {
+pub(crate) fn load_body(id: u64) -> Bytes {
     Bytes::from(format!(
         r#"{{"featured_title":"{TITLE_PREFIX}{id}","featured_url":"https://en.wikipedia.org/wiki/Weir"}}"#
     ))
@@ -605,33 +541,6 @@ async fn measure_minimal(setup: &Setup, target: Target, round: u64) -> Result<Ru
     Ok(run)
 }
 
-/// How many acknowledged requests have no body in the durable baseline's database.
-fn missing_from_floor(database: &Path, acknowledged: &[u64]) -> Result<usize> {
-    let flags =
-        rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX;
-    let conn = rusqlite::Connection::open_with_flags(database, flags)?;
-    let mut statement = conn.prepare("SELECT body FROM received")?;
-    let mut rows = statement.query([])?;
-    let mut stored = HashSet::new();
-    while let Some(row) = rows.next()? {
-        if let Some(id) = title_in_body(row.get_ref(0)?.as_blob()?) {
-            stored.insert(id);
-        }
-    }
-    Ok(acknowledged
-        .iter()
-        .filter(|id| !stored.contains(id))
-        .count())
-}
-
-/// The id in a load body's `featured_title` (see [`load_body`]).
-fn title_in_body(body: &[u8]) -> Option<u64> {
-    let body = std::str::from_utf8(body).ok()?;
-    let (_, rest) = body.split_once(&format!(r#""featured_title":"{TITLE_PREFIX}"#))?;
-    let (id, _) = rest.split_once('"')?;
-    id.parse().ok()
-}
-
 async fn measure_weir(setup: &Setup, target: Target, round: u64) -> Result<(Run, Durability)> {
     let (bin, name) = match (target, &setup.reference_bin) {
         (Target::Reference, Some(reference)) => (reference, "weir-reference"),
@@ -676,134 +585,4 @@ fn seed_json() -> Value {
         ],
         "streams": [{"stream_id": STREAM_ID, "name": STREAM_NAME, "subscribers": [1, 2]}]
     })
-}
-
-/// Reads the whole stream back through the restarted server, and counts it in SQLite.
-async fn check_durability(
-    address: SocketAddr,
-    data_dir: &Path,
-    acknowledged: &[u64],
-) -> Result<Durability> {
-    let mut check = Durability {
-        acknowledged: acknowledged.len(),
-        ..Durability::default()
-    };
-    let credentials = format!("{ADMIN_EMAIL}:{ADMIN_KEY}");
-    let authorization = format!(
-        "Basic {}",
-        base64::engine::general_purpose::STANDARD.encode(credentials)
-    );
-    let narrow = json!([{"operator": "channel", "operand": STREAM_NAME}]).to_string();
-    let mut connection = Connection::open(address).await?;
-    let mut message_ids = HashSet::new();
-    let mut titles = HashSet::new();
-    let mut anchor = "oldest".to_owned();
-    let max_pages = acknowledged.len() / 4000 + 10;
-    let mut complete = false;
-    for _ in 0..max_pages {
-        let query = form_urlencoded::Serializer::new(String::new())
-            .append_pair("anchor", &anchor)
-            .append_pair("num_before", "0")
-            .append_pair("num_after", "5000")
-            .append_pair("narrow", &narrow)
-            .append_pair("apply_markdown", "false")
-            .finish();
-        let uri: Uri = format!("/api/v1/messages?{query}").parse()?;
-        let (status, body) = connection.get(uri, &authorization).await?;
-        if status != StatusCode::OK {
-            let body = String::from_utf8_lossy(&body);
-            return Err(format!("GET /api/v1/messages answered {status}: {body}").into());
-        }
-        let page: Value = serde_json::from_slice(&body)?;
-        let messages = page["messages"]
-            .as_array()
-            .ok_or("GET /api/v1/messages answered no messages array")?;
-        let mut last = None;
-        for message in messages {
-            let id = message["id"].as_i64().ok_or("a message without an id")?;
-            last = Some(id);
-            if !message_ids.insert(id) {
-                continue; // the anchor, seen on the previous page
-            }
-            match message["content"].as_str().and_then(title_of) {
-                Some(title) if titles.insert(title) => {}
-                Some(_) => check.duplicates += 1,
-                None => check.foreign += 1,
-            }
-        }
-        match last {
-            Some(id) if page["found_newest"] != Value::Bool(true) => anchor = id.to_string(),
-            _ => {
-                complete = true;
-                break;
-            }
-        }
-    }
-    if !complete {
-        return Err(
-            format!("GET /api/v1/messages did not reach the newest in {max_pages} pages").into(),
-        );
-    }
-    check.stored_api = message_ids.len();
-    check.found = acknowledged
-        .iter()
-        .filter(|id| titles.contains(*id))
-        .count();
-    let database = data_dir.join("weir.sqlite3");
-    check.stored_sqlite = tokio::task::spawn_blocking(move || count_in_sqlite(&database)).await??;
-    Ok(check)
-}
-
-/// The request id in a stored Hello World message: `... **[bench-ID](URL)**`.
-fn title_of(content: &str) -> Option<u64> {
-    let (_, rest) = content.split_once(&format!("**[{TITLE_PREFIX}"))?;
-    let (id, _) = rest.split_once("](")?;
-    id.parse().ok()
-}
-
-fn count_in_sqlite(database: &Path) -> Result<usize> {
-    let flags =
-        rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX;
-    let conn = rusqlite::Connection::open_with_flags(database, flags)?;
-    let count: i64 = conn.query_row(
-        "SELECT count(*) FROM messages WHERE stream_id = ?1",
-        [STREAM_ID],
-        |row| row.get(0),
-    )?;
-    Ok(usize::try_from(count)?)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn titles_come_back_out_of_the_hello_world_text() {
-        let content = "Hello! I am happy to be here! :smile:\nThe Wikipedia featured article \
-                       for today is **[bench-1099511627781](https://en.wikipedia.org/wiki/Weir)**";
-        assert_eq!(title_of(content), Some((1 << 40) + 5));
-        assert_eq!(title_of("**[other](x)**"), None);
-    }
-
-    #[test]
-    fn titles_come_back_out_of_the_load_bodies() {
-        assert_eq!(title_in_body(&load_body(42)), Some(42));
-        assert_eq!(title_in_body(br#"{"featured_title":"other"}"#), None);
-    }
-
-    #[test]
-    fn acknowledged_bodies_missing_from_the_floor_are_counted() {
-        let dir = tempfile::tempdir().unwrap();
-        let database = dir.path().join(crate::durable::DATABASE_FILE);
-        let conn = crate::durable::open(&database).unwrap();
-        for id in [1_u64, 2] {
-            conn.execute(
-                "INSERT INTO received (body) VALUES (?1)",
-                [load_body(id).as_ref()],
-            )
-            .unwrap();
-        }
-        assert_eq!(missing_from_floor(&database, &[1, 2]).unwrap(), 0);
-        assert_eq!(missing_from_floor(&database, &[1, 2, 3]).unwrap(), 1);
-    }
 }
