@@ -277,13 +277,13 @@ fn print_round(figures: &[Figures], durability: &[Durability]) {
             println!("  ! {} errors, first: {error}", row.target.label());
         }
     }
-    if let Some(ratio) = round_ratio(figures) {
+    if let Some(ratio) = ratio_to(figures, Target::Baseline) {
         println!("  ratio weir/minimal axum: {ratio:.2}");
     }
-    if let Some(ratio) = durable_ratio(figures) {
+    if let Some(ratio) = ratio_to(figures, Target::Durable) {
         println!("  ratio weir/durable axum: {ratio:.2}");
     }
-    if let Some(ratio) = reference_ratio(figures) {
+    if let Some(ratio) = ratio_to(figures, Target::Reference) {
         println!("  ratio weir/weir reference: {ratio:.2}");
     }
     for check in durability {
@@ -319,22 +319,11 @@ fn figure_of(figures: &[Figures], target: Target) -> Option<&Figures> {
     figures.iter().find(|row| row.target == target)
 }
 
-fn round_ratio(figures: &[Figures]) -> Option<f64> {
+/// Weir's rate in one round as a fraction of `other`'s.
+fn ratio_to(figures: &[Figures], other: Target) -> Option<f64> {
     let weir = figure_of(figures, Target::Weir)?;
-    let baseline = figure_of(figures, Target::Baseline)?;
-    (baseline.rate > 0.0).then(|| weir.rate / baseline.rate)
-}
-
-fn durable_ratio(figures: &[Figures]) -> Option<f64> {
-    let weir = figure_of(figures, Target::Weir)?;
-    let durable = figure_of(figures, Target::Durable)?;
-    (durable.rate > 0.0).then(|| weir.rate / durable.rate)
-}
-
-fn reference_ratio(figures: &[Figures]) -> Option<f64> {
-    let weir = figure_of(figures, Target::Weir)?;
-    let reference = figure_of(figures, Target::Reference)?;
-    (reference.rate > 0.0).then(|| weir.rate / reference.rate)
+    let other = figure_of(figures, other)?;
+    (other.rate > 0.0).then(|| weir.rate / other.rate)
 }
 
 fn print_summary(
@@ -391,7 +380,7 @@ fn print_summary(
     }
     let ratios: Vec<f64> = rounds
         .iter()
-        .filter_map(|round| round_ratio(round))
+        .filter_map(|round| ratio_to(round, Target::Baseline))
         .collect();
     let ratio = median(&ratios);
     let listed: Vec<String> = ratios.iter().map(|ratio| format!("{ratio:.2}")).collect();
@@ -402,7 +391,10 @@ fn print_summary(
     let weir = medians(Target::Weir);
     let base = medians(Target::Baseline);
     let durable = medians(Target::Durable);
-    let durable_ratios: Vec<f64> = rounds.iter().filter_map(|r| durable_ratio(r)).collect();
+    let durable_ratios: Vec<f64> = rounds
+        .iter()
+        .filter_map(|r| ratio_to(r, Target::Durable))
+        .collect();
     let listed: Vec<String> = durable_ratios.iter().map(|r| format!("{r:.2}")).collect();
     println!(
         "  ratio weir/durable axum per round: {} (median {:.2}); durable axum alone: {:.2} \
@@ -413,7 +405,10 @@ fn print_summary(
         durable.server_us / base.server_us
     );
     if args.reference_bin.is_some() {
-        let ratios: Vec<f64> = rounds.iter().filter_map(|r| reference_ratio(r)).collect();
+        let ratios: Vec<f64> = rounds
+            .iter()
+            .filter_map(|r| ratio_to(r, Target::Reference))
+            .collect();
         let listed: Vec<String> = ratios.iter().map(|ratio| format!("{ratio:.2}")).collect();
         let reference = medians(Target::Reference);
         println!(
