@@ -14,6 +14,7 @@ mod bitbucket2;
 mod filter;
 mod git;
 mod helloworld;
+pub mod limits;
 mod process;
 
 use std::collections::BTreeMap;

@@ -1,6 +1,6 @@
 //! weir-integrations' tests as one binary (`[[test]]` in Cargo.toml; files added under
-//! `tests/` join it as modules here): the fuzz targets (`fuzz`) and Zulip's own Bitbucket
-//! fixtures (`zulip_fixtures`). Run one with `cargo test -p weir-integrations --test
+//! `tests/` join it as modules here): the fuzz targets (`fuzz`) and the replays of Zulip's
+//! own webhook tests (`zulip`, one module per integration). Run one with `cargo test -p weir-integrations --test
 //! integrations -- fuzz::`.
 
 // Helpers unwrap and expect as the tests do, but clippy's allow-unwrap-in-tests and
@@ -11,4 +11,4 @@
 mod fuzz;
 #[path = "fuzz/support.rs"]
 mod support;
-mod zulip_fixtures;
+mod zulip;

@@ -11,12 +11,11 @@ use crate::rules::access::has_content_access;
 use crate::rules::names::check_topic;
 use crate::store::{self, MessageInsert, UserRow};
 
-/// Zulip's limits on what a message may carry. `MAX_CONTENT_CHARS` is Zulip's
-/// `max_message_length` (the realm key Zulip's `register` reports): the one place the
-/// limit lives.
-pub const MAX_TOPIC_CHARS: usize = 60;
-pub const MAX_CONTENT_CHARS: usize = 10_000;
-const TRUNCATION_MARKER: &str = "\n[message truncated]";
+/// Zulip's limits on what a message may carry, and how it cuts what is longer: the
+/// integrations' replay of Zulip's tests cuts as the server does, so they live there.
+pub use weir_integrations::limits::{
+    MAX_CONTENT_CHARS, MAX_TOPIC_CHARS, truncate_content, truncate_topic,
+};
 
 /// Zulip refuses a rendering larger than a hundred times the longest message: a few
 /// characters can expand a lot (a reference link repeated, deep quotes).
@@ -56,25 +55,6 @@ pub fn render_preview(conn: &Connection, acting: &UserRow, content: &str) -> Res
         &organization,
         translate,
     ))?)
-}
-
-/// Cuts a topic to 60 characters, ending in `...` when cut.
-pub fn truncate_topic(topic: &str) -> String {
-    if topic.chars().count() <= MAX_TOPIC_CHARS {
-        return topic.to_owned();
-    }
-    let kept: String = topic.chars().take(MAX_TOPIC_CHARS - 3).collect();
-    format!("{kept}...")
-}
-
-/// Cuts a body so that, with the marker, it is exactly 10000 characters.
-pub fn truncate_content(content: &str) -> String {
-    if content.chars().count() <= MAX_CONTENT_CHARS {
-        return content.to_owned();
-    }
-    let keep = MAX_CONTENT_CHARS - TRUNCATION_MARKER.chars().count();
-    let kept: String = content.chars().take(keep).collect();
-    format!("{kept}{TRUNCATION_MARKER}")
 }
 
 /// A message's topic (checked as Zulip's `check_stream_topic` checks it: every path
@@ -248,14 +228,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn long_topics_end_in_an_ellipsis_at_sixty_characters() {
-        let cut = truncate_topic(&"t".repeat(61));
-        assert_eq!(cut.chars().count(), 60);
-        assert!(cut.ends_with("...") && cut.starts_with(&"t".repeat(57)));
-        assert_eq!(truncate_topic(&"t".repeat(60)), "t".repeat(60));
-    }
-
-    #[test]
     fn a_rendering_beyond_a_hundred_times_the_longest_message_is_refused() {
         // pulldown-cmark caps reference-link expansion itself, so no 10,000 characters
         // found so far expand this far: the check stands guard for any that would.
@@ -273,13 +245,5 @@ mod tests {
             expanded.as_ref().is_ok_and(|len| *len < MAX_RENDERED_BYTES),
             "{expanded:?}"
         );
-    }
-
-    #[test]
-    fn long_bodies_are_exactly_ten_thousand_characters_with_the_marker() {
-        let cut = truncate_content(&"é".repeat(10_001));
-        assert_eq!(cut.chars().count(), 10_000);
-        assert!(cut.ends_with("\n[message truncated]"));
-        assert_eq!(truncate_content(&"x".repeat(10_000)).len(), 10_000);
     }
 }

@@ -1,11 +1,9 @@
 //! Zulip's own Bitbucket fixtures (from Zulip's source tree, `zerver/webhooks/bitbucket2/
 //! fixtures/`) must give the topics, wording and number of messages Zulip's own tests
-//! expect. The fixtures are Zulip's, not Weir's, so they are not in this repository:
-//! point `WEIR_ZULIP_BITBUCKET2_FIXTURES` at a directory holding them to run this test;
-//! without it the test says so and passes.
+//! expect. The fixtures are Zulip's, not Weir's, so they are not in this repository: they
+//! are read from `shared/reference/fixtures/bitbucket2/` beside it (see `mod.rs`).
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 
 use weir_integrations::{EventFilter, HeaderMap, Method, Outcome, Request, find, process};
 
@@ -239,8 +237,7 @@ fn cases() -> Vec<Case> {
 
 #[test]
 fn zulips_bitbucket2_fixtures_give_zulips_messages() {
-    let Some(dir) = std::env::var_os("WEIR_ZULIP_BITBUCKET2_FIXTURES").map(PathBuf::from) else {
-        eprintln!("WEIR_ZULIP_BITBUCKET2_FIXTURES is not set: Zulip's own fixtures not checked");
+    let Some(dir) = super::fixtures_dir("bitbucket2") else {
         return;
     };
     let integration = find("bitbucket2").unwrap();

@@ -1,0 +1,179 @@
+//! Replays of Zulip's own webhook tests: each integration's fixtures (Zulip's files, in
+//! `shared/reference/fixtures/<name>/` beside the repository, never in it) must give the
+//! topics and messages that `zerver/webhooks/<name>/tests.py` expects, byte for byte, cut
+//! as Zulip cuts them. The fixtures are found by path; where they are absent (a clone
+//! without `shared/`) each replay says loudly that Zulip's fixtures were not checked.
+
+mod bitbucket2;
+mod helloworld;
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use weir_integrations::limits::{truncate_content, truncate_topic};
+use weir_integrations::{
+    EventFilter, HeaderMap, Method, Outcome, Rejection, Request, find, process,
+};
+
+/// Where Zulip's fixtures for `integration` are, if this checkout has them beside it.
+pub fn fixtures_dir(integration: &str) -> Option<PathBuf> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/reference/fixtures");
+    let dir = root.join(integration);
+    if dir.is_dir() {
+        return Some(dir);
+    }
+    eprintln!(
+        "\n*** ZULIP'S FIXTURES NOT CHECKED for {integration}: {} is absent ***\n",
+        dir.display()
+    );
+    None
+}
+
+/// What Zulip's test expects of one fixture.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Expect {
+    /// The messages sent, in order: (topic, content), as Zulip stores them.
+    Messages(Vec<(String, String)>),
+    /// Plain success, nothing sent (Zulip's `check_webhook_ignored` / `expect_noop`).
+    Ignored,
+    /// A refusal whose message contains this text (e.g. Zulip's `UnsupportedWebhookEventTypeError`).
+    Error(String),
+}
+
+/// One of Zulip's test cases.
+#[derive(Debug, Clone)]
+pub struct Case {
+    /// The test's name in `tests.py`, for the report.
+    pub test: &'static str,
+    /// The fixture's file name without `.json` (or other extension given in `file`).
+    pub fixture: &'static str,
+    /// The file's extension: `json` unless the fixture is another format.
+    pub extension: &'static str,
+    pub headers: Vec<(&'static str, String)>,
+    /// Query parameters of the URL (URL options, `topic`, `only_events`, ...).
+    pub query: Vec<(&'static str, String)>,
+    /// The body is sent form-encoded (`application/x-www-form-urlencoded`), as is.
+    pub form: bool,
+    pub expect: Expect,
+}
+
+// Not every integration's replay uses every builder.
+#[allow(dead_code)]
+impl Case {
+    /// A case expecting one message.
+    pub fn message(test: &'static str, fixture: &'static str, topic: &str, content: &str) -> Self {
+        Self::new(
+            test,
+            fixture,
+            Expect::Messages(vec![(topic.to_owned(), content.to_owned())]),
+        )
+    }
+
+    pub fn new(test: &'static str, fixture: &'static str, expect: Expect) -> Self {
+        Self {
+            test,
+            fixture,
+            extension: "json",
+            headers: Vec::new(),
+            query: Vec::new(),
+            form: false,
+            expect,
+        }
+    }
+
+    pub fn header(mut self, name: &'static str, value: &str) -> Self {
+        self.headers.push((name, value.to_owned()));
+        self
+    }
+
+    pub fn query(mut self, name: &'static str, value: &str) -> Self {
+        self.query.push((name, value.to_owned()));
+        self
+    }
+}
+
+/// Replays `cases` against the integration; panics listing every case that differs, and
+/// prints how many of Zulip's cases pass.
+pub fn replay(integration: &str, cases: &[Case]) {
+    let Some(dir) = fixtures_dir(integration) else {
+        return;
+    };
+    let registered = find(integration).unwrap_or_else(|| panic!("{integration} is not registered"));
+    let mut failures = Vec::new();
+    for case in cases {
+        let path = dir.join(format!("{}.{}", case.fixture, case.extension));
+        let body = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let mut headers = HeaderMap::new();
+        for (name, value) in &case.headers {
+            headers.insert(*name, value.parse().unwrap());
+        }
+        if case.form {
+            headers.insert(
+                "content-type",
+                "application/x-www-form-urlencoded".parse().unwrap(),
+            );
+        }
+        let list = |key: &str| -> Option<Vec<String>> {
+            let (_, value) = case.query.iter().find(|(name, _)| *name == key)?;
+            Some(serde_json::from_str(value).unwrap())
+        };
+        let (only, exclude) = (list("only_events"), list("exclude_events"));
+        let filter = EventFilter::new(only.as_deref(), exclude.as_deref()).unwrap();
+        let mut options: BTreeMap<String, String> = BTreeMap::new();
+        let mut topic = None;
+        for (name, value) in &case.query {
+            match *name {
+                "topic" => topic = Some(value.as_str()),
+                "only_events" | "exclude_events" => {}
+                _ => {
+                    options.insert((*name).to_owned(), value.clone());
+                }
+            }
+        }
+        let request = Request {
+            method: &Method::POST,
+            headers: &headers,
+            body: &body,
+            options: &options,
+            filter: &filter,
+            topic,
+        };
+        let got = match process(registered, &request) {
+            Ok(Outcome::Messages(messages)) => Expect::Messages(
+                messages
+                    .into_iter()
+                    .map(|message| {
+                        (
+                            truncate_topic(&message.topic),
+                            truncate_content(&message.content),
+                        )
+                    })
+                    .collect(),
+            ),
+            Ok(Outcome::Ignored) => Expect::Ignored,
+            Ok(other) => Expect::Error(format!("{other:?}")),
+            Err(rejection) => Expect::Error(describe(&rejection)),
+        };
+        let matches = match (&case.expect, &got) {
+            (Expect::Error(wanted), Expect::Error(said)) => said.contains(wanted.as_str()),
+            (wanted, got) => wanted == got,
+        };
+        if !matches {
+            failures.push(format!(
+                "{} ({}.{}):\n  got      {got:?}\n  expected {:?}",
+                case.test, case.fixture, case.extension, case.expect
+            ));
+        }
+    }
+    println!(
+        "{integration}: {} of {} of Zulip's cases pass",
+        cases.len() - failures.len(),
+        cases.len()
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// A refusal as the sender reads it (Zulip's `msg`).
+fn describe(rejection: &Rejection) -> String {
+    rejection.to_string()
+}
