@@ -1,127 +1,47 @@
 //! The real KaTeX (0.16.47, the UI's npm package, embedded by `build.rs`) run in QuickJS, as Zulip's
-//! server runs KaTeX in node. One dedicated thread owns the JavaScript engine (its
-//! start-up costs a hundred milliseconds and megabytes, so not one per blocking thread);
-//! callers wait at most the message's remaining budget, so a slow formula costs a
-//! message its math, never its rendering. KaTeX's `maxExpand` bounds macro expansion
+//! server runs KaTeX in node, on one engine thread (`katex_engine.rs`).
+//!
+//! As in Zulip, each formula may take 0.5 s and a message's formulas 5 s in all
+//! (`budget.rs`); a formula past its time is interrupted and shown as Zulip shows one
+//! it cannot render. Only the engine's work on a message's formulas counts against the
+//! message, not its wait behind other messages' formulas, so a message renders the same
+//! whether the engine was busy or not. KaTeX's `maxExpand` bounds macro expansion
 //! (releases before 0.16.10 did not: CVE-2024-28243 and -28244, hence not the 0.16.4 the
-//! `katex` crate embeds) and the engine's memory
-//! is capped, so no formula keeps the thread busy for long.
+//! `katex` crate embeds).
 
-use std::sync::OnceLock;
-use std::sync::mpsc::{self, Sender, SyncSender};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use super::budget;
 use super::katex_check::is_safe_katex;
+use super::katex_engine;
 
 /// Formulas longer than this are not rendered (a message holds at most 10,000
 /// characters; this bounds one call however the budget stands).
 const MAX_TEX_BYTES: usize = 20_000;
 
-/// The JavaScript engine's thread needs room for KaTeX's recursion on deep input;
-/// QuickJS raises a stack-overflow error well before this is used up.
-const STACK_BYTES: usize = 16 * 1024 * 1024;
+/// The most one formula may take, as Zulip's `MAX_MARKDOWN_RENDERING_TIME`-bound KaTeX
+/// call (its `katex_timeout`).
+pub(super) const FORMULA_BUDGET: Duration = Duration::from_millis(500);
 
-/// KaTeX itself, and the function the engine calls: Zulip's options are KaTeX's
-/// defaults (HTML and MathML output, untrusted input, `maxExpand` 1000) with errors
-/// thrown rather than drawn in red.
-const KATEX_JS: &str = include_str!(concat!(env!("OUT_DIR"), "/katex.min.js"));
-const ENTRY_JS: &str = "globalThis.weirKatex = function (tex, display) {\
-    return katex.renderToString(tex, { displayMode: display, throwOnError: true, trust: false });\
-};";
+/// The longest a formula waits for the engine behind others' formulas before it is given
+/// up (a safety net: with the engine's own limits the queue drains far sooner).
+const MAX_WAIT: Duration = Duration::from_secs(60);
 
-/// The engine's heap: KaTeX needs a few megabytes; a formula that wants more fails.
-const MEMORY_BYTES: usize = 256 * 1024 * 1024;
-
-/// How long loading KaTeX may take before math is given up for the process.
-const START_TIMEOUT: Duration = Duration::from_secs(60);
-
-struct Job {
-    tex: String,
-    display: bool,
-    reply: SyncSender<Option<String>>,
-}
-
-/// KaTeX's HTML for `tex`, or `None` when KaTeX refuses it (a TeX error), the budget
-/// is spent, or the output fails the allow-list.
+/// KaTeX's HTML for `tex`, or `None` when KaTeX refuses it (a TeX error), its time or
+/// the message's is spent, or the output fails the allow-list.
 pub(super) fn render(tex: &str, display: bool) -> Option<String> {
-    if tex.len() > MAX_TEX_BYTES {
+    if tex.len() > MAX_TEX_BYTES || budget::exhausted() {
         return None;
     }
-    if budget::exhausted() {
-        return None;
-    }
-    let worker = budget::excluding(worker)?;
-    let wait = budget::remaining();
-    let (reply, answer) = mpsc::sync_channel(1);
-    worker
-        .send(Job {
-            tex: tex.to_owned(),
-            display,
-            reply,
-        })
-        .ok()?;
-    let html = answer.recv_timeout(wait).ok()??;
+    let queue = budget::excluding(katex_engine::queue)?;
+    let limit = budget::remaining().min(FORMULA_BUDGET);
+    let asked = Instant::now();
+    let answer = queue.run(tex, display, limit, asked + MAX_WAIT);
+    // The wait in the queue is not the message's: only the engine's work on it is.
+    let waited = asked.elapsed();
+    budget::extend(waited.saturating_sub(answer.as_ref().map_or(waited, |a| a.ran)));
+    let html = answer?.html?;
     is_safe_katex(&html).then_some(html)
-}
-
-/// The engine thread's queue, started on first use; `None` if it cannot start.
-/// The first caller waits for KaTeX to load (outside any message's budget, so the
-/// first formula renders like every later one).
-fn worker() -> Option<&'static Sender<Job>> {
-    static WORKER: OnceLock<Option<Sender<Job>>> = OnceLock::new();
-    WORKER
-        .get_or_init(|| {
-            let (jobs, queue) = mpsc::channel::<Job>();
-            let (ready, loaded) = mpsc::sync_channel(1);
-            std::thread::Builder::new()
-                .name("weir-katex".into())
-                .stack_size(STACK_BYTES)
-                .spawn(move || {
-                    let Some(engine) = Engine::start() else {
-                        let _ = ready.send(false);
-                        return;
-                    };
-                    let _ = ready.send(engine.run("x", false).is_some());
-                    for job in queue {
-                        let _ = job.reply.send(engine.run(&job.tex, job.display));
-                    }
-                })
-                .ok()?;
-            loaded
-                .recv_timeout(START_TIMEOUT)
-                .ok()
-                .filter(|ok| *ok)
-                .map(|_| jobs)
-        })
-        .as_ref()
-}
-
-/// QuickJS with KaTeX loaded.
-struct Engine(quick_js::Context);
-
-impl Engine {
-    fn start() -> Option<Self> {
-        let context = quick_js::Context::builder()
-            .memory_limit(MEMORY_BYTES)
-            .build()
-            .ok()?;
-        context.eval(KATEX_JS).ok()?;
-        context.eval(ENTRY_JS).ok()?;
-        Some(Self(context))
-    }
-
-    /// One KaTeX call; `None` for a TeX error (or any engine failure).
-    fn run(&self, tex: &str, display: bool) -> Option<String> {
-        let args = vec![
-            quick_js::JsValue::String(tex.to_owned()),
-            quick_js::JsValue::Bool(display),
-        ];
-        match self.0.call_function("weirKatex", args) {
-            Ok(quick_js::JsValue::String(html)) => Some(html),
-            _ => None,
-        }
-    }
 }
 
 #[cfg(test)]
@@ -190,6 +110,38 @@ mod tests {
         let doubling = format!("\\edef\\a{{aa}}{}\\a", "\\edef\\a{\\a\\a}".repeat(40));
         assert_eq!(render(&doubling, false), None);
         assert_eq!(render("\\def\\a{\\a}x^{\\a}x²", false), None);
+    }
+
+    /// Zulip's math bomb: macro expansion within `maxExpand` that takes KaTeX seconds.
+    fn bomb() -> String {
+        format!("\\def\\a{{{}}}{}", "x".repeat(150), "\\a".repeat(999))
+    }
+
+    #[test]
+    fn a_slow_formula_is_cut_at_its_limit_and_the_next_renders() {
+        let _scope = budget::start();
+        let started = Instant::now();
+        assert_eq!(render(&bomb(), false), None);
+        let spent = started.elapsed();
+        assert!(spent < FORMULA_BUDGET * 3, "{spent:?}");
+        assert!(render("e^{i\\pi}+1=0", false).is_some());
+    }
+
+    /// Messages rendering at once each get their own time: a bomb in one does not cost
+    /// the other its formulas.
+    #[test]
+    fn a_busy_engine_does_not_cost_another_message_its_math() {
+        let bombs = std::thread::spawn(|| {
+            let _scope = budget::start();
+            for _ in 0..4 {
+                let _ = render(&bomb(), true);
+            }
+        });
+        let _scope = budget::start();
+        for _ in 0..20 {
+            assert!(render("\\sqrt{x}", false).is_some());
+        }
+        assert!(bombs.join().is_ok());
     }
 
     #[test]

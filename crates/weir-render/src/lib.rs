@@ -20,6 +20,7 @@ mod highlight;
 mod inline;
 mod katex;
 mod katex_check;
+mod katex_engine;
 mod linkify;
 mod markdown;
 mod math;
