@@ -11,6 +11,7 @@ mod cache;
 mod checkpoint;
 mod groups;
 mod messages;
+mod render_pool;
 mod schema;
 pub mod seed;
 mod seed_groups;
@@ -53,6 +54,8 @@ pub struct Store {
     readers: Arc<ReaderPool>,
     users: Arc<cache::UserCache>,
     targets: Arc<PostTargets>,
+    /// The render pool's free threads (`render_pool.rs`).
+    renderers: Arc<tokio::sync::Semaphore>,
 }
 
 /// A job as [`Store::write`] queues it: the work, its latest outcome, and who waits.
@@ -162,6 +165,7 @@ impl Store {
             readers,
             users,
             targets,
+            renderers: render_pool::permits(),
         })
     }
 
