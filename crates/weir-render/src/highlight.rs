@@ -7,6 +7,7 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::OnceLock;
+use std::time::{Duration, Instant};
 
 use syntect::parsing::{ParseState, ScopeStack, SyntaxReference, SyntaxSet};
 
@@ -20,6 +21,18 @@ const MAX_LINE_BYTES: usize = 2_000;
 /// A block's first this-many bytes are highlighted, the rest shown plain: the most a
 /// message holds, so in practice all of it, at a cost bounded however the text reads.
 const MAX_BLOCK_BYTES: usize = 12_000;
+
+/// Brackets open at once beyond which the rest of a block is shown plain: grammars for
+/// regular expressions and Lisps push a context per bracket, and their matching grows
+/// superlinearly with the depth (a ```` ```re ```` line of 999 nested parentheses took
+/// 1.3 s; 64 take under a millisecond). Code people write stays far below.
+const MAX_NESTING: usize = 64;
+
+/// The most one block's highlighting may take, however its text reads (checked between
+/// lines, each of them bounded by the caps above): the rest is shown plain. Past it, as
+/// past the message's 5 s, the output depends on the machine's speed, so it is set far
+/// above what the largest ordinary block takes.
+const BLOCK_BUDGET: Duration = Duration::from_secs(1);
 
 /// The grammars syntect ships, loaded once (tens of milliseconds) on first use.
 fn syntaxes() -> &'static SyntaxSet {
@@ -39,18 +52,28 @@ pub(super) fn find(tag: &str, alias: Option<&str>) -> Option<&'static SyntaxRefe
 }
 
 /// Appends `lines` (already stripped as Pygments strips them) highlighted with
-/// `syntax`. Past the message's budget, or should the grammar engine fail, the rest
-/// is escaped plain text: a code block never loses its text.
+/// `syntax`. Past the block's caps (bytes, line length, nesting, time) or the message's
+/// budget, or should the grammar engine fail, the rest is escaped plain text, as Zulip
+/// shows code it does not highlight: a code block never loses its text.
 pub(super) fn push_highlighted(out: &mut String, syntax: &SyntaxReference, lines: &[&str]) {
     let set = syntaxes();
+    let deadline = Instant::now() + BLOCK_BUDGET;
     let mut state = ParseState::new(syntax);
     let mut stack = ScopeStack::new();
     let flavor = Flavor::of(syntax);
     let mut plain_from = lines.len();
     let mut bytes = 0usize;
+    let mut depth = 0usize;
     for (index, line) in lines.iter().enumerate() {
         bytes = bytes.saturating_add(line.len() + 1);
-        if budget::exhausted() || line.len() > MAX_LINE_BYTES || bytes > MAX_BLOCK_BYTES {
+        let (deepest, after) = nesting(line, depth);
+        depth = after;
+        if budget::exhausted()
+            || Instant::now() >= deadline
+            || line.len() > MAX_LINE_BYTES
+            || bytes > MAX_BLOCK_BYTES
+            || deepest > MAX_NESTING
+        {
             plain_from = index;
             break;
         }
@@ -76,6 +99,23 @@ pub(super) fn push_highlighted(out: &mut String, syntax: &SyntaxReference, lines
         escape_code(out, line);
         out.push('\n');
     }
+}
+
+/// The deepest bracket nesting within `line`, starting `depth` deep, and the depth after
+/// it (strings and comments are not told apart: a cap, not a parser).
+fn nesting(line: &str, mut depth: usize) -> (usize, usize) {
+    let mut deepest = depth;
+    for byte in line.bytes() {
+        match byte {
+            b'(' | b'[' | b'{' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    (deepest, depth)
 }
 
 /// One line with its newline; `false` when the grammar engine refused it.
@@ -366,7 +406,7 @@ const TABLE: &[(&str, Class)] = &[
 mod tests {
     use super::*;
 
-    fn highlight(tag: &str, code: &str) -> String {
+    pub(super) fn highlight(tag: &str, code: &str) -> String {
         let syntax = find(tag, None).expect("a grammar");
         let lines: Vec<&str> = code.lines().collect();
         let mut out = String::new();
@@ -421,6 +461,27 @@ mod tests {
         let html = highlight("python", &format!("a = 1\n{long}\nb = 2"));
         assert!(html.starts_with("<span class=\"n\">a</span>"));
         assert!(html.ends_with(&format!("{long}\nb = 2\n")));
+    }
+
+    #[test]
+    fn deep_nesting_stays_plain_whole_and_quick() {
+        let deep = format!("{}x{}", "(".repeat(999), ")".repeat(999));
+        let started = Instant::now();
+        let html = highlight("re", &format!("a|b\n{deep}\nc"));
+        assert!(
+            started.elapsed() < Duration::from_millis(300),
+            "{:?}",
+            started.elapsed()
+        );
+        assert!(html.ends_with(&format!("{deep}\nc\n")), "{html}");
+        assert!(html.starts_with("<span"));
+        // Nesting opened over many lines counts too.
+        let stairs = "(\n".repeat(MAX_NESTING + 10);
+        let html = highlight("re", &stairs);
+        assert!(html.ends_with(&"(\n".repeat(10)));
+        assert_eq!(nesting("(a[b]{c})", 0), (2, 0));
+        assert_eq!(nesting("([{x}])", 0), (3, 0));
+        assert_eq!(nesting("))(", 2), (2, 1));
     }
 
     #[test]
