@@ -6,7 +6,8 @@
 //! docs/zulip-compatibility.md).
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock, mpsc};
 use std::time::{Duration, Instant};
 
 use syntect::parsing::{ParseState, ScopeStack, SyntaxReference, SyntaxSet};
@@ -51,31 +52,101 @@ pub(super) fn find(tag: &str, alias: Option<&str>) -> Option<&'static SyntaxRefe
         .filter(|syntax| syntax.name != "Plain Text")
 }
 
+/// Blocks whose highlighting went past its time and is still finishing a line on its
+/// own thread; while this many are, further blocks are shown plain at once, so that
+/// hostile code costs at most this many cores, for as long as one line takes.
+const MAX_RUNAWAYS: usize = 2;
+
+static RUNAWAYS: AtomicUsize = AtomicUsize::new(0);
+
 /// Appends `lines` (already stripped as Pygments strips them) highlighted with
 /// `syntax`. Past the block's caps (bytes, line length, nesting, time) or the message's
 /// budget, or should the grammar engine fail, the rest is escaped plain text, as Zulip
 /// shows code it does not highlight: a code block never loses its text.
-pub(super) fn push_highlighted(out: &mut String, syntax: &SyntaxReference, lines: &[&str]) {
+///
+/// A grammar's regexes can take seconds on one short line (syntect's Lisp grammar: 3 s
+/// on 50 bytes of brackets, quotes and comment marks), and a line cannot be
+/// interrupted; so the block is highlighted on a thread of its own, and when its time
+/// is up the block is shown plain and that thread told to stop after its line.
+pub(super) fn push_highlighted(out: &mut String, syntax: &'static SyntaxReference, lines: &[&str]) {
     let set = syntaxes();
-    let deadline = Instant::now() + BLOCK_BUDGET;
+    let limit = BLOCK_BUDGET.min(budget::remaining());
+    let started = Instant::now();
+    let highlighted = if RUNAWAYS.load(Ordering::Acquire) >= MAX_RUNAWAYS {
+        None
+    } else {
+        on_own_thread(set, syntax, lines, started + limit)
+    };
+    let (html, plain_from) = highlighted.unwrap_or_default();
+    out.push_str(&html);
+    for line in lines.iter().skip(plain_from) {
+        escape_code(out, line);
+        out.push('\n');
+    }
+}
+
+/// The highlighted HTML of the first lines and how many it covers, from a thread of its
+/// own; `None` when it is not done by `deadline` (or cannot start).
+fn on_own_thread(
+    set: &'static SyntaxSet,
+    syntax: &'static SyntaxReference,
+    lines: &[&str],
+    deadline: Instant,
+) -> Option<(String, usize)> {
+    let owned: Vec<String> = lines.iter().map(|line| (*line).to_owned()).collect();
+    // Set by whichever side is first done with the other: the thread when it finishes,
+    // the caller when it stops waiting (which also tells the thread to stop).
+    let over = Arc::new(AtomicBool::new(false));
+    let (reply, answer) = mpsc::sync_channel(1);
+    let thread_over = Arc::clone(&over);
+    std::thread::Builder::new()
+        .name("weir-highlight".into())
+        .spawn(move || {
+            let _ = reply.send(highlight_lines(set, syntax, &owned, deadline, &thread_over));
+            if thread_over.swap(true, Ordering::AcqRel) {
+                RUNAWAYS.fetch_sub(1, Ordering::AcqRel);
+            }
+        })
+        .ok()?;
+    match answer.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+        Ok(done) => Some(done),
+        Err(_) => {
+            // Counted first, so that the thread's decrement never comes before it.
+            RUNAWAYS.fetch_add(1, Ordering::AcqRel);
+            if over.swap(true, Ordering::AcqRel) {
+                RUNAWAYS.fetch_sub(1, Ordering::AcqRel);
+            }
+            None
+        }
+    }
+}
+
+/// Highlights `lines` until a cap, `deadline` or `stop`; the HTML and the index of the
+/// first line left plain.
+fn highlight_lines(
+    set: &SyntaxSet,
+    syntax: &SyntaxReference,
+    lines: &[String],
+    deadline: Instant,
+    stop: &AtomicBool,
+) -> (String, usize) {
+    let mut out = String::new();
     let mut state = ParseState::new(syntax);
     let mut stack = ScopeStack::new();
     let flavor = Flavor::of(syntax);
-    let mut plain_from = lines.len();
     let mut bytes = 0usize;
     let mut depth = 0usize;
     for (index, line) in lines.iter().enumerate() {
         bytes = bytes.saturating_add(line.len() + 1);
         let (deepest, after) = nesting(line, depth);
         depth = after;
-        if budget::exhausted()
+        if stop.load(Ordering::Acquire)
             || Instant::now() >= deadline
             || line.len() > MAX_LINE_BYTES
             || bytes > MAX_BLOCK_BYTES
             || deepest > MAX_NESTING
         {
-            plain_from = index;
-            break;
+            return (out, index);
         }
         let with_newline = format!("{line}\n");
         let mut html = String::with_capacity(line.len() * 2);
@@ -90,15 +161,11 @@ pub(super) fn push_highlighted(out: &mut String, syntax: &SyntaxReference, lines
             )
         }));
         if !matches!(parsed, Ok(true)) {
-            plain_from = index;
-            break;
+            return (out, index);
         }
         out.push_str(&html);
     }
-    for line in lines.iter().skip(plain_from) {
-        escape_code(out, line);
-        out.push('\n');
-    }
+    (out, lines.len())
 }
 
 /// The deepest bracket nesting within `line`, starting `depth` deep, and the depth after
@@ -482,6 +549,17 @@ mod tests {
         assert_eq!(nesting("(a[b]{c})", 0), (2, 0));
         assert_eq!(nesting("([{x}])", 0), (3, 0));
         assert_eq!(nesting("))(", 2), (2, 1));
+    }
+
+    /// One short line on which syntect's Lisp grammar spends seconds: the block is shown
+    /// plain when its time is up.
+    #[test]
+    fn a_line_the_grammar_takes_seconds_over_is_cut_at_the_blocks_time() {
+        let line = "/*[\\/*\"?j.[\"\"[(/*(*x\"[/*[n.{({[\\[)o([)[[\"\\<a {\")['";
+        let started = Instant::now();
+        let html = highlight("lisp", &format!("a\n{line}\nb"));
+        assert!(started.elapsed() < BLOCK_BUDGET + Duration::from_millis(500));
+        assert!(html.contains("b\n"), "{html}");
     }
 
     #[test]
