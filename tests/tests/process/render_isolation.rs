@@ -26,6 +26,12 @@ fn nested_re() -> String {
     format!("```re\n{}x{}\n```", "(".repeat(999), ")".repeat(999))
 }
 
+/// A ```` ```lisp ```` block whose one short line costs syntect's Lisp grammar seconds.
+fn slow_lisp() -> String {
+    let line = "/*[\\/*\"?j.[\"\"[(/*(*x\"[/*[n.{({[\\[)o([)[[\"\\<a {\")['";
+    format!("```lisp\na\n{line}\nb\n```")
+}
+
 /// Sends `GET /server_settings` without credentials until stopped; the worst latency.
 struct Probe {
     stop: Arc<AtomicBool>,
@@ -130,10 +136,11 @@ async fn math_bombs_and_nested_code_do_not_stall_other_requests() {
     send(&server.as_user(&MEMBER), "$$x$$ ```re\n(a)\n```").await;
     let probe = Probe::start(&server);
     let started = Instant::now();
-    let code: Vec<_> = (0..2)
-        .map(|_| {
+    let code: Vec<_> = [nested_re(), slow_lisp(), nested_re(), slow_lisp()]
+        .into_iter()
+        .map(|content| {
             let api = server.as_user(&MEMBER);
-            tokio::spawn(async move { send(&api, &nested_re()).await })
+            tokio::spawn(async move { send(&api, &content).await })
         })
         .collect();
     bombs(&server, 4).await;
