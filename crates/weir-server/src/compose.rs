@@ -38,7 +38,7 @@ fn bounded(html: String) -> Result<String, ApiError> {
 /// `POST /messages/render`: content longer than a message may be is refused rather than
 /// rendered (Weir decision: Zulip would truncate it when sending), and so is a rendering
 /// beyond [`MAX_RENDERED_BYTES`]. Rendered as `acting`'s messages are: their view of
-/// streams and their `translate_emoticons`. Call it off the async threads (a read job).
+/// streams and their `translate_emoticons`. Call it on the render pool (`Store::render`).
 pub fn render_preview(conn: &Connection, acting: &UserRow, content: &str) -> Result<String> {
     if content.chars().count() > MAX_CONTENT_CHARS {
         return Err(ApiError::bad_request(format!(
