@@ -33,6 +33,9 @@ const MEMORY_BYTES: usize = 64 * 1024 * 1024;
 /// Heap kept after a formula and a collection beyond which the runtime is rebuilt.
 const RETAINED_BYTES: i64 = 24 * 1024 * 1024;
 
+/// Formulas between two looks at the heap's size (a look walks the whole heap).
+const MEMORY_CHECK_EVERY: usize = 32;
+
 /// How long loading KaTeX may take before math is given up for the process.
 const START_TIMEOUT: Duration = Duration::from_secs(60);
 
@@ -148,6 +151,7 @@ fn start() -> Option<Queue> {
 /// The engine thread's loop: answers each job still wanted, then rebuilds the runtime
 /// when that job left it in doubt or heavy.
 fn serve(mut engine: Option<Engine>, queue: &Receiver<Job>) {
+    let mut served = 0usize;
     for job in queue {
         if job.caller.strong_count() == 0 {
             continue;
@@ -167,7 +171,10 @@ fn serve(mut engine: Option<Engine>, queue: &Receiver<Job>) {
             html: outcome.html,
             ran: outcome.ran,
         });
-        if outcome.failed || current.retains_too_much() {
+        served = served.wrapping_add(1);
+        if outcome.failed
+            || (served.is_multiple_of(MEMORY_CHECK_EVERY) && current.retains_too_much())
+        {
             // Dropping the runtime frees its whole heap; glibc keeps freed pages until
             // asked, so ask.
             drop(engine.take());
@@ -292,6 +299,18 @@ mod tests {
         );
         let next = engine.run("a^2", false, Duration::from_secs(5));
         assert!(next.html.is_some() && !next.failed);
+    }
+
+    /// KaTeX loaded stays well below the size that triggers a rebuild; a heap that
+    /// grows past it does trigger one.
+    #[test]
+    fn the_retained_heap_decides_a_rebuild() {
+        let engine = engine();
+        assert!(!engine.retains_too_much());
+        let held = format!("globalThis.held = 'x'.repeat({});", RETAINED_BYTES + 1024);
+        let grown = engine.context.with(|ctx| ctx.eval::<(), _>(held.as_str()));
+        assert!(grown.is_ok());
+        assert!(engine.retains_too_much());
     }
 
     #[test]
