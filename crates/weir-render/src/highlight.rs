@@ -32,8 +32,9 @@ const MAX_NESTING: usize = 64;
 /// The most one block's highlighting may take, however its text reads (checked between
 /// lines, each of them bounded by the caps above): the rest is shown plain. Past it, as
 /// past the message's 5 s, the output depends on the machine's speed, so it is set far
-/// above what the largest ordinary block takes.
-const BLOCK_BUDGET: Duration = Duration::from_secs(1);
+/// above what the largest ordinary block takes, a grammar's first use (which compiles
+/// its regexes) in a debug build on a busy machine included.
+const BLOCK_BUDGET: Duration = Duration::from_secs(2);
 
 /// The grammars syntect ships, loaded once (tens of milliseconds) on first use.
 fn syntaxes() -> &'static SyntaxSet {

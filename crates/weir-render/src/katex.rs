@@ -122,8 +122,14 @@ mod tests {
         let _scope = budget::start();
         let started = Instant::now();
         assert_eq!(render(&bomb(), false), None);
-        let spent = started.elapsed();
-        assert!(spent < FORMULA_BUDGET * 3, "{spent:?}");
+        // The message is charged the formula's own time, not its wait for the engine
+        // (other tests' formulas run beside this one).
+        let charged = budget::MESSAGE_BUDGET.saturating_sub(budget::remaining());
+        assert!(
+            charged < FORMULA_BUDGET * 2,
+            "{charged:?} of {:?}",
+            started.elapsed()
+        );
         assert!(render("e^{i\\pi}+1=0", false).is_some());
     }
 

@@ -15,8 +15,8 @@ use crate::support::config;
 /// for a debug build on a busy two-core machine.
 const FORMULA_MESSAGE: Duration = Duration::from_millis(2_500);
 
-/// The most one code block may take: its 1 s cap and margin.
-const CODE_MESSAGE: Duration = Duration::from_millis(2_500);
+/// The most one code block may take: its 2 s cap and margin.
+const CODE_MESSAGE: Duration = Duration::from_millis(3_500);
 
 /// Resident memory the process may gain over the whole run, after KaTeX and the
 /// grammars are loaded: the engine's heap is capped at 64 MiB and rebuilt when it stays
