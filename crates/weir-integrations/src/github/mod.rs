@@ -17,6 +17,7 @@
 
 mod bodies;
 mod events;
+mod pulls;
 mod sponsors;
 #[cfg(test)]
 mod tests;
@@ -210,6 +211,15 @@ fn truthy(value: &Value) -> bool {
 /// `payload.get(key)` when the value is truthy.
 fn present<'a>(value: &'a Value, key: &str) -> Option<&'a Value> {
     value.get(key).filter(|value| truthy(value))
+}
+
+/// The item's title when the URL sets the topic.
+pub(super) fn title_if(item: &Value, include_title: bool) -> Result<Option<&str>, HandlerError> {
+    if include_title {
+        string(item, "title").map(Some)
+    } else {
+        Ok(None)
+    }
 }
 
 /// `sender.login`, who caused the event (`get_sender_name`).
