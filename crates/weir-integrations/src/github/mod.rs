@@ -34,7 +34,7 @@ const EVENT_HEADER: &str = "X-GitHub-Event";
 
 /// Zulip's names for the events (`EVENT_FUNCTION_MAPPER`'s keys, its `ALL_EVENT_TYPES`).
 /// The last six are GitHub Sponsors' events, which Zulip also accepts here.
-pub(crate) const EVENT_TYPES: &[&str] = &[
+const EVENT_TYPES: &[&str] = &[
     "commit_comment",
     "closed_pull_request",
     "create",
