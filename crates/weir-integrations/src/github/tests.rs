@@ -252,3 +252,38 @@ fn a_push_of_a_thousand_commits_lists_twenty() {
     );
     assert!(content.len() < 4_000, "{} bytes", content.len());
 }
+
+/// `only_events`/`exclude_events` match Zulip's names for the events, not the header.
+#[test]
+fn filters_match_zulips_event_names() {
+    let integration = integration();
+    let fixture = &FIXTURES[1];
+    let mut headers = HeaderMap::new();
+    headers.insert("x-github-event", crate::HeaderValue::from_static("push"));
+    let options = BTreeMap::new();
+    let outcome = |only: &[&str]| {
+        let only: Vec<String> = only.iter().map(|p| (*p).to_owned()).collect();
+        let filter = crate::EventFilter::new(Some(&only), None).unwrap();
+        crate::process(
+            &integration,
+            &crate::Request {
+                method: &crate::Method::POST,
+                headers: &headers,
+                body: fixture.body.as_bytes(),
+                options: &options,
+                filter: &filter,
+                topic: None,
+            },
+        )
+    };
+    assert_eq!(
+        outcome(&["push"]),
+        Ok(crate::Outcome::Filtered {
+            event: "push_commits".into()
+        })
+    );
+    assert!(matches!(
+        outcome(&["push_*"]),
+        Ok(crate::Outcome::Messages(_))
+    ));
+}
