@@ -92,15 +92,18 @@ pub(super) fn body(json: &Value, event: &str, include_title: bool) -> Result<Str
                 integer(pull_request, "number")?,
                 string(pull_request, "title")?
             );
-            git::pull_request_message(&PullRequestEvent {
-                user_name: sender_name(json)?,
+            // The action is GitHub's, whichever it is: worded as Zulip's git.py then did.
+            message_as_worded_then(
+                &PullRequestEvent {
+                    user_name: sender_name(json)?,
+                    url: string(comment, "html_url")?,
+                    message,
+                    kind: "PR review comment",
+                    title: include_title.then_some(title.as_str()),
+                    ..PullRequestEvent::default()
+                },
                 action,
-                url: string(comment, "html_url")?,
-                message,
-                kind: "PR review comment",
-                title: include_title.then_some(title.as_str()),
-                ..PullRequestEvent::default()
-            })
+            )
         }
         "pull_request_review_requested" => review_requested(json, include_title)?,
         "pull_request_auto_merge" => {

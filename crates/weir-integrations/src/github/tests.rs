@@ -287,3 +287,21 @@ fn filters_match_zulips_event_names() {
         Ok(crate::Outcome::Messages(_))
     ));
 }
+
+/// GitHub's own action words are put in as they come, as Zulip's git.py of the time did
+/// (today's adds an assignee after `assigned`).
+#[test]
+fn review_comment_actions_are_worded_as_they_come() {
+    let json = json!({
+        "action": "assigned",
+        "comment": {"html_url": "https://c/1", "body": "b"},
+        "pull_request": {"number": 1, "title": "T"},
+        "repository": {"name": "r"},
+        "sender": {"login": "al"},
+    });
+    let output = run(&json, Some("pull_request_review_comment"), &[], None).unwrap();
+    assert_eq!(
+        output.messages[0].content,
+        "al assigned [PR review comment](https://c/1)."
+    );
+}
