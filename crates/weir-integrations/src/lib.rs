@@ -13,6 +13,7 @@
 mod bitbucket2;
 mod filter;
 mod git;
+mod gitlab;
 mod helloworld;
 pub mod limits;
 mod process;
@@ -212,8 +213,13 @@ impl Integration {
     }
 }
 
-static REGISTRY: LazyLock<Vec<Integration>> =
-    LazyLock::new(|| vec![helloworld::integration(), bitbucket2::integration()]);
+static REGISTRY: LazyLock<Vec<Integration>> = LazyLock::new(|| {
+    vec![
+        helloworld::integration(),
+        bitbucket2::integration(),
+        gitlab::integration(),
+    ]
+});
 
 /// Every registered integration, by name.
 pub fn registry() -> &'static [Integration] {

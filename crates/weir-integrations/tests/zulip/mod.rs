@@ -5,6 +5,7 @@
 //! without `shared/`) each replay says loudly that Zulip's fixtures were not checked.
 
 mod bitbucket2;
+mod gitlab;
 mod helloworld;
 
 use std::collections::BTreeMap;
@@ -15,9 +16,15 @@ use weir_integrations::{
     EventFilter, HeaderMap, Method, Outcome, Rejection, Request, find, process,
 };
 
-/// Where Zulip's fixtures for `integration` are, if this checkout has them beside it.
+/// Where Zulip's fixtures for `integration` are, if this checkout has them beside it (or
+/// `WEIR_ZULIP_FIXTURES` names their folder, for a checkout elsewhere, such as a worktree).
 pub fn fixtures_dir(integration: &str) -> Option<PathBuf> {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/reference/fixtures");
+    let root = match std::env::var_os("WEIR_ZULIP_FIXTURES") {
+        Some(root) => PathBuf::from(root),
+        None => {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/reference/fixtures")
+        }
+    };
     let dir = root.join(integration);
     if dir.is_dir() {
         return Some(dir);
