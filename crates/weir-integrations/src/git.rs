@@ -301,6 +301,21 @@ pub fn release_message(
     format!("{user_name} {action} release [{release_name}]({url}) for tag {tag_name}.")
 }
 
+/// `RELEASE_MESSAGE_TEMPLATE_WITHOUT_USER_NAME`, or `..._WITHOUT_URL` when `url` is
+/// `None`: `Release [v1](url) for tag v1 was created.`
+pub fn release_message_without_user_name(
+    release_name: &str,
+    url: Option<&str>,
+    tagname: &str,
+    action: &str,
+) -> String {
+    let release = match url {
+        Some(url) => format!("[{release_name}]({url})"),
+        None => release_name.to_owned(),
+    };
+    format!("Release {release} for tag {tagname} was {action}.")
+}
+
 /// `get_commits_content`: a bullet per commit (first line of its message), at most
 /// [`COMMITS_LIMIT`], then how many were left out.
 pub fn commits_content(commits: &[Commit<'_>], is_truncated: bool) -> String {
@@ -337,7 +352,7 @@ pub fn is_branch_name_notifiable(branch: &str, branches: Option<&str>) -> bool {
 }
 
 /// `CONTENT_MESSAGE_TEMPLATE`.
-fn quote(message: &str) -> String {
+pub fn quote(message: &str) -> String {
     format!("\n~~~ quote\n{message}\n~~~")
 }
 
@@ -384,7 +399,7 @@ pub fn rstrip(text: &str) -> &str {
 }
 
 /// Python's `str.strip()`.
-fn py_strip(text: &str) -> &str {
+pub fn py_strip(text: &str) -> &str {
     text.trim_matches(is_py_space)
 }
 

@@ -14,6 +14,7 @@ mod bitbucket2;
 mod filter;
 mod git;
 mod github;
+mod gitlab;
 mod helloworld;
 pub mod limits;
 mod process;
@@ -218,6 +219,7 @@ static REGISTRY: LazyLock<Vec<Integration>> = LazyLock::new(|| {
         helloworld::integration(),
         bitbucket2::integration(),
         github::integration(),
+        gitlab::integration(),
     ]
 });
 

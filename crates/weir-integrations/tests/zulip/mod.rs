@@ -6,6 +6,7 @@
 
 mod bitbucket2;
 mod github;
+mod gitlab;
 mod helloworld;
 
 use std::collections::BTreeMap;
@@ -16,8 +17,8 @@ use weir_integrations::{
     EventFilter, HeaderMap, Method, Outcome, Rejection, Request, find, process,
 };
 
-/// Where Zulip's fixtures for `integration` are, if this checkout has them beside it, or
-/// under `$WEIR_ZULIP_FIXTURES` (for a checkout elsewhere, such as a git worktree).
+/// Where Zulip's fixtures for `integration` are, if this checkout has them beside it (or
+/// `WEIR_ZULIP_FIXTURES` names their folder, for a checkout elsewhere, such as a worktree).
 pub fn fixtures_dir(integration: &str) -> Option<PathBuf> {
     let root = match std::env::var_os("WEIR_ZULIP_FIXTURES") {
         Some(root) => PathBuf::from(root),
