@@ -13,6 +13,7 @@
 mod bitbucket2;
 mod filter;
 mod git;
+mod github;
 mod gitlab;
 mod helloworld;
 pub mod limits;
@@ -217,6 +218,7 @@ static REGISTRY: LazyLock<Vec<Integration>> = LazyLock::new(|| {
     vec![
         helloworld::integration(),
         bitbucket2::integration(),
+        github::integration(),
         gitlab::integration(),
     ]
 });
