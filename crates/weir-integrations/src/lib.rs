@@ -18,6 +18,8 @@ mod gitlab;
 mod helloworld;
 pub mod limits;
 mod process;
+mod pyvalue;
+mod sentry;
 
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
@@ -220,6 +222,7 @@ static REGISTRY: LazyLock<Vec<Integration>> = LazyLock::new(|| {
         bitbucket2::integration(),
         github::integration(),
         gitlab::integration(),
+        sentry::integration(),
     ]
 });
 

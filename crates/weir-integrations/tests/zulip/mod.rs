@@ -8,6 +8,7 @@ mod bitbucket2;
 mod github;
 mod gitlab;
 mod helloworld;
+mod sentry;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -176,6 +177,15 @@ pub fn replay(integration: &str, cases: &[Case]) {
                     .collect(),
             ),
             Ok(Outcome::Ignored) => Expect::Ignored,
+            // Zulip's success text for it, then the outcome as Rust prints it.
+            Ok(Outcome::Unsupported { event }) => Expect::Error(format!(
+                "The '{event}' event isn't currently supported by the {} webhook; ignoring \
+                 ({:?})",
+                registered.view_name,
+                Outcome::Unsupported {
+                    event: event.clone()
+                },
+            )),
             Ok(other) => Expect::Error(format!("{other:?}")),
             Err(rejection) => Expect::Error(describe(&rejection)),
         };
