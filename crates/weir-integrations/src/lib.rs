@@ -17,6 +17,7 @@ mod github;
 mod gitlab;
 mod helloworld;
 pub mod limits;
+mod pagerduty;
 mod process;
 mod pyvalue;
 mod sentry;
@@ -223,6 +224,7 @@ static REGISTRY: LazyLock<Vec<Integration>> = LazyLock::new(|| {
         github::integration(),
         gitlab::integration(),
         sentry::integration(),
+        pagerduty::integration(),
     ]
 });
 
