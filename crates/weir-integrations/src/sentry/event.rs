@@ -69,7 +69,7 @@ fn traceback(
     lexer: &str,
 ) -> Result<Option<String>, HandlerError> {
     let mut stacktrace = None;
-    for value in array(exception, "values")?.iter().rev() {
+    for value in reversed(exception, "values", |key| key.contains("stacktrace"))? {
         if let Some(found) = contains(value, "stacktrace")? {
             stacktrace = Some(found);
             break;
@@ -82,7 +82,7 @@ fn traceback(
         return Ok(None);
     }
     let mut frame = None;
-    for candidate in array(stacktrace, "frames")?.iter().rev() {
+    for candidate in reversed(stacktrace, "frames", |_| true)? {
         if !candidate.is_object() {
             return Err(missing("filename"));
         }
@@ -99,8 +99,8 @@ fn traceback(
         Some(Value::String(line)) => line,
         Some(_) => return Err(missing("context_line")),
     };
-    let pre = lines(frame.get("pre_context"))?;
-    let post = lines(frame.get("post_context"))?;
+    let pre = lines(frame.get("pre_context"), "pre_context")?;
+    let post = lines(frame.get("post_context"), "post_context")?;
     Ok(Some(format!(
         "\n\nTraceback:\n```{lexer}\n{pre}---> {line}\n{post}```"
     )))
@@ -117,16 +117,24 @@ fn contains<'a>(value: &'a Value, key: &str) -> Result<Option<&'a Value>, Handle
     }
 }
 
-fn array<'a>(value: &'a Value, key: &str) -> Result<&'a [Value], HandlerError> {
-    field(value, key)?
-        .as_array()
-        .map(Vec::as_slice)
-        .ok_or_else(|| missing(key))
+/// Python's `reversed(value[key])` for a list. Python also reverses an object's keys:
+/// Zulip's view then fails on the first key it tests (`key in "<key>"` holding, or
+/// `"<key>".get`), so `fails` says whether one would fail, and no item is read.
+fn reversed<'a>(
+    value: &'a Value,
+    key: &str,
+    fails: impl Fn(&str) -> bool,
+) -> Result<impl Iterator<Item = &'a Value>, HandlerError> {
+    match field(value, key)? {
+        Value::Array(items) => Ok(items.iter().rev()),
+        Value::Object(fields) if !fields.keys().any(|key| fails(key)) => Ok([].iter().rev()),
+        _ => Err(missing(key)),
+    }
 }
 
 /// Zulip's `convert_lines_to_traceback_string`: each line indented five spaces, an
 /// empty one left empty. Python iterates a string's characters and an object's keys.
-fn lines(value: Option<&Value>) -> Result<String, HandlerError> {
+fn lines(value: Option<&Value>, key: &str) -> Result<String, HandlerError> {
     let mut out = String::new();
     let mut push = |line: &str| {
         if !line.is_empty() {
@@ -140,7 +148,7 @@ fn lines(value: Option<&Value>) -> Result<String, HandlerError> {
         Some(Value::Array(items)) => items.iter().for_each(|item| push(&py_str(item))),
         Some(Value::String(text)) => text.chars().for_each(|c| push(c.encode_utf8(&mut [0; 4]))),
         Some(Value::Object(fields)) => fields.keys().for_each(|key| push(key)),
-        Some(_) => return Err(missing("pre_context")),
+        Some(_) => return Err(missing(key)),
     }
     Ok(out)
 }
@@ -222,10 +230,13 @@ mod tests {
     #[test]
     fn traceback_lines_are_indented_and_empty_ones_kept() {
         assert_eq!(
-            lines(Some(&json!(["a", "", 3]))).unwrap(),
+            lines(Some(&json!(["a", "", 3])), "pre_context").unwrap(),
             "     a\n\n     3\n"
         );
-        assert_eq!(lines(None).unwrap(), "");
-        assert!(lines(Some(&json!(4))).is_err());
+        assert_eq!(lines(None, "pre_context").unwrap(), "");
+        assert_eq!(
+            lines(Some(&json!(4)), "post_context"),
+            Err(missing("post_context"))
+        );
     }
 }

@@ -156,3 +156,27 @@ fn missing_keys_are_named() {
         Err(HandlerError::MissingKey("received".into()))
     );
 }
+
+#[test]
+fn objects_where_lists_belong_are_iterated_by_key_as_python_does() {
+    let mut event = sample("event_alert_exception");
+    event["data"]["event"]["exception"]["values"] = json!({"first": 1});
+    let message = run(&event).unwrap();
+    assert!(
+        message
+            .content
+            .ends_with("**filename:** billing/export.py\n```")
+    );
+    event["data"]["event"]["exception"]["values"] = json!({"has_stacktrace": 1});
+    assert_eq!(run(&event), Err(HandlerError::MissingKey("values".into())));
+    let mut event = sample("event_alert_exception");
+    event["data"]["event"]["exception"]["values"][0]["stacktrace"]["frames"] = json!({});
+    assert!(
+        run(&event)
+            .unwrap()
+            .content
+            .ends_with("billing/export.py\n```")
+    );
+    event["data"]["event"]["exception"]["values"][0]["stacktrace"]["frames"] = json!({"a": 1});
+    assert_eq!(run(&event), Err(HandlerError::MissingKey("frames".into())));
+}
