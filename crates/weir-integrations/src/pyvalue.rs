@@ -111,18 +111,30 @@ fn string_repr(text: &str, out: &mut String) {
                 out.push('\\');
                 out.push(c);
             }
-            c if c.is_control() => {
+            c if !is_printable(c) => {
                 let code = u32::from(c);
                 if code < 0x100 {
                     out.push_str(&format!("\\x{code:02x}"));
-                } else {
+                } else if code < 0x1_0000 {
                     out.push_str(&format!("\\u{code:04x}"));
+                } else {
+                    out.push_str(&format!("\\U{code:08x}"));
                 }
             }
             c => out.push(c),
         }
     }
     out.push(quote);
+}
+
+/// Python's `str.isprintable` for one character, as far as Rust knows the categories:
+/// controls, separators other than the space, and the common format characters are not.
+fn is_printable(c: char) -> bool {
+    let format = matches!(
+        c,
+        '\u{ad}' | '\u{200b}'..='\u{200f}' | '\u{2028}'..='\u{202e}' | '\u{2060}'..='\u{2064}' | '\u{feff}'
+    );
+    !(c.is_control() || format || (c.is_whitespace() && c != ' '))
 }
 
 /// Zulip's `normalize_body`: trailing white space and leading newlines go, as Zulip
@@ -155,6 +167,7 @@ mod tests {
             (json!(["a", 1, null]), "['a', 1, None]"),
             (json!({"k": "it's"}), "{'k': \"it's\"}"),
             (json!(["a\nb", "q'\""]), "['a\\nb', 'q\\'\"']"),
+            (json!(["\u{a0}\u{7f}\u{200b}é"]), "['\\xa0\\x7f\\u200bé']"),
         ];
         for (value, printed) in cases {
             assert_eq!(py_str(&value), printed, "{value}");

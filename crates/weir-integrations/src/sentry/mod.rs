@@ -26,22 +26,24 @@ use crate::{
     WebhookMessage,
 };
 
+/// Sentry names the resource in `Sentry-Hook-Resource`, which Zulip does not read; the
+/// samples carry it as Sentry sends it.
 macro_rules! fixture {
-    ($name:literal) => {
+    ($name:literal, $resource:literal) => {
         Fixture {
             name: $name,
             body: include_str!(concat!("../fixtures/sentry/", $name, ".json")),
-            headers: &[],
+            headers: &[("Sentry-Hook-Resource", $resource)],
         }
     };
 }
 
 const FIXTURES: &[Fixture] = &[
-    fixture!("event_alert_exception"),
-    fixture!("event_alert_message"),
-    fixture!("issue_created"),
-    fixture!("issue_resolved"),
-    fixture!("issue_assigned"),
+    fixture!("event_alert_exception", "event_alert"),
+    fixture!("event_alert_message", "event_alert"),
+    fixture!("issue_created", "issue"),
+    fixture!("issue_resolved", "issue"),
+    fixture!("issue_assigned", "issue"),
 ];
 
 pub fn integration() -> Integration {
