@@ -147,3 +147,36 @@ fn unsupported_and_empty_payloads_answer_as_zulip() {
         Err(HandlerError::MissingKey("messages".into()))
     );
 }
+
+#[test]
+fn filters_match_zulips_names_for_the_events() {
+    use crate::{EventFilter, Outcome, Request, process};
+    let run_filtered = |fixture: &str, only: &str| {
+        let only = vec![only.to_owned()];
+        let filter = EventFilter::new(Some(&only), None).unwrap();
+        let body = FIXTURES.iter().find(|f| f.name == fixture).unwrap().body;
+        let request = Request {
+            method: &Method::POST,
+            headers: &HeaderMap::new(),
+            body: body.as_bytes(),
+            options: &BTreeMap::new(),
+            filter: &filter,
+            topic: None,
+        };
+        process(&integration(), &request)
+    };
+    assert!(matches!(
+        run_filtered("incident_triggered", "trigger*"),
+        Ok(Outcome::Messages(_))
+    ));
+    assert_eq!(
+        run_filtered("incident_acknowledged", "trigger*"),
+        Ok(Outcome::Filtered {
+            event: "acknowledged".into()
+        })
+    );
+    assert!(matches!(
+        run_filtered("incident_trigger_v2", "triggered"),
+        Ok(Outcome::Messages(_))
+    ));
+}
