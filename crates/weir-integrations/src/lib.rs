@@ -17,7 +17,10 @@ mod github;
 mod gitlab;
 mod helloworld;
 pub mod limits;
+mod pagerduty;
 mod process;
+mod pyvalue;
+mod sentry;
 
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
@@ -220,6 +223,8 @@ static REGISTRY: LazyLock<Vec<Integration>> = LazyLock::new(|| {
         bitbucket2::integration(),
         github::integration(),
         gitlab::integration(),
+        sentry::integration(),
+        pagerduty::integration(),
     ]
 });
 
