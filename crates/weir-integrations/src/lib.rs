@@ -13,9 +13,11 @@
 mod bitbucket2;
 mod filter;
 mod git;
+mod gitea;
 mod helloworld;
 pub mod limits;
 mod process;
+mod wild;
 
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
@@ -212,8 +214,13 @@ impl Integration {
     }
 }
 
-static REGISTRY: LazyLock<Vec<Integration>> =
-    LazyLock::new(|| vec![helloworld::integration(), bitbucket2::integration()]);
+static REGISTRY: LazyLock<Vec<Integration>> = LazyLock::new(|| {
+    vec![
+        helloworld::integration(),
+        bitbucket2::integration(),
+        gitea::integration(),
+    ]
+});
 
 /// Every registered integration, by name.
 pub fn registry() -> &'static [Integration] {
