@@ -15,6 +15,7 @@ mod filter;
 mod git;
 mod gitea;
 mod helloworld;
+mod jira;
 pub mod limits;
 mod process;
 mod wild;
@@ -111,6 +112,9 @@ pub enum HandlerError {
     /// The event-type header is needed for this payload but absent: the owner is told
     /// and the request fails with `MISSING_HTTP_EVENT_HEADER`.
     MissingEventHeader,
+    /// The payload is not one the service sends (Zulip's `AnomalousWebhookPayloadError`:
+    /// a 400 asking whether the service generated it).
+    AnomalousPayload,
     /// A request the integration accepts but that produces no message (an empty push,
     /// a branch the URL filters out): answered with plain success, nothing sent.
     Ignored,
@@ -219,6 +223,7 @@ static REGISTRY: LazyLock<Vec<Integration>> = LazyLock::new(|| {
         helloworld::integration(),
         bitbucket2::integration(),
         gitea::integration(),
+        jira::integration(),
     ]
 });
 
