@@ -174,3 +174,33 @@ fn refuses_as_zulip_does() {
         Err(HandlerError::MissingKey("name".into()))
     );
 }
+
+#[test]
+fn filters_match_the_event_header() {
+    use crate::{EventFilter, Outcome, Request, process};
+    let fixture = FIXTURES.iter().find(|f| f.name == "push").unwrap();
+    let mut headers = HeaderMap::new();
+    headers.insert("X-Gitea-Event", "push".parse().unwrap());
+    let run = |only: &[&str]| {
+        let only: Vec<String> = only.iter().map(|p| (*p).to_owned()).collect();
+        let filter = EventFilter::new(Some(&only), None).unwrap();
+        process(
+            &integration(),
+            &Request {
+                method: &Method::POST,
+                headers: &headers,
+                body: fixture.body.as_bytes(),
+                options: &BTreeMap::new(),
+                filter: &filter,
+                topic: None,
+            },
+        )
+    };
+    assert_eq!(
+        run(&["issue*"]),
+        Ok(Outcome::Filtered {
+            event: "push".into()
+        })
+    );
+    assert!(matches!(run(&["pu*"]), Ok(Outcome::Messages(_))));
+}

@@ -160,3 +160,42 @@ fn reads_the_base_url_as_zulips_pattern_does() {
     assert_eq!(base_url("https://j.test/x\n/rest/api/2"), None);
     assert_eq!(base_url("https://j.test/rest/api"), None);
 }
+
+#[test]
+fn filters_match_zulips_event_names() {
+    use crate::{EventFilter, Outcome, Request, process};
+    let run = |body: &str, exclude: &[&str]| {
+        let exclude: Vec<String> = exclude.iter().map(|p| (*p).to_owned()).collect();
+        let filter = EventFilter::new(None, Some(&exclude)).unwrap();
+        process(
+            &integration(),
+            &Request {
+                method: &Method::POST,
+                headers: &HeaderMap::new(),
+                body: body.as_bytes(),
+                options: &BTreeMap::new(),
+                filter: &filter,
+                topic: None,
+            },
+        )
+    };
+    let created = FIXTURES.iter().find(|f| f.name == "issue_created").unwrap();
+    assert_eq!(
+        run(created.body, &["jira:issue_*"]),
+        Ok(Outcome::Filtered {
+            event: "jira:issue_created".into()
+        })
+    );
+    assert!(matches!(
+        run(created.body, &["comment_*"]),
+        Ok(Outcome::Messages(_))
+    ));
+    // A transition without `webhookEvent` is filtered as the update Zulip makes of it.
+    let transition = r#"{"transition": {"from_status": "A", "to_status": "B"}, "issue": {}}"#;
+    assert_eq!(
+        run(transition, &["jira:issue_updated"]),
+        Ok(Outcome::Filtered {
+            event: "jira:issue_updated".into()
+        })
+    );
+}
