@@ -13,14 +13,17 @@
 mod bitbucket2;
 mod filter;
 mod git;
+mod gitea;
 mod github;
 mod gitlab;
 mod helloworld;
+mod jira;
 pub mod limits;
 mod pagerduty;
 mod process;
 mod pyvalue;
 mod sentry;
+mod wild;
 
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
@@ -114,6 +117,9 @@ pub enum HandlerError {
     /// The event-type header is needed for this payload but absent: the owner is told
     /// and the request fails with `MISSING_HTTP_EVENT_HEADER`.
     MissingEventHeader,
+    /// The payload is not one the service sends (Zulip's `AnomalousWebhookPayloadError`:
+    /// a 400 asking whether the service generated it).
+    AnomalousPayload,
     /// A request the integration accepts but that produces no message (an empty push,
     /// a branch the URL filters out): answered with plain success, nothing sent.
     Ignored,
@@ -221,10 +227,12 @@ static REGISTRY: LazyLock<Vec<Integration>> = LazyLock::new(|| {
     vec![
         helloworld::integration(),
         bitbucket2::integration(),
+        gitea::integration(),
         github::integration(),
         gitlab::integration(),
-        sentry::integration(),
+        jira::integration(),
         pagerduty::integration(),
+        sentry::integration(),
     ]
 });
 

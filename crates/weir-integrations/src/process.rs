@@ -55,6 +55,9 @@ pub enum Rejection {
     MissingEventHeader { header: &'static str },
     #[error("The event type is too long (at most {MAX_EVENT_TYPE_CHARS} characters)")]
     EventTypeTooLong,
+    /// Zulip's `AnomalousWebhookPayloadError`; `webhook` is the integration's view name.
+    #[error("Unable to parse request: Did {webhook} generate this event?")]
+    AnomalousPayload { webhook: &'static str },
 }
 
 /// Runs `request` through `integration`.
@@ -80,6 +83,11 @@ pub fn process(integration: &Integration, request: &Request<'_>) -> Result<Outco
                 EventSource::Header(header) => Rejection::MissingEventHeader { header },
                 EventSource::BodyField(field) => Rejection::MissingKey(field.to_owned()),
                 EventSource::None => Rejection::MissingKey("event_type".to_owned()),
+            });
+        }
+        Err(HandlerError::AnomalousPayload) => {
+            return Err(Rejection::AnomalousPayload {
+                webhook: integration.view_name,
             });
         }
         Err(HandlerError::Ignored) => return Ok(Outcome::Ignored),
@@ -219,6 +227,15 @@ mod tests {
         assert_eq!(
             run("bitbucket2", &[("X-Event-Key", &long)], body, &none),
             Err(Rejection::EventTypeTooLong)
+        );
+        let anomalous = run("jira", &[], r#"{"accountId": "x"}"#, &none);
+        assert_eq!(
+            anomalous,
+            Err(Rejection::AnomalousPayload { webhook: "Jira" })
+        );
+        assert_eq!(
+            anomalous.unwrap_err().to_string(),
+            "Unable to parse request: Did Jira generate this event?"
         );
         let fits = "e".repeat(MAX_EVENT_TYPE_CHARS);
         assert!(run("bitbucket2", &[("X-Event-Key", &fits)], body, &none).is_ok());

@@ -5,9 +5,11 @@
 //! without `shared/`) each replay says loudly that Zulip's fixtures were not checked.
 
 mod bitbucket2;
+mod gitea;
 mod github;
 mod gitlab;
 mod helloworld;
+mod jira;
 mod pagerduty;
 mod sentry;
 
@@ -19,18 +21,20 @@ use weir_integrations::{
     EventFilter, HeaderMap, Method, Outcome, Rejection, Request, find, process,
 };
 
-/// Where Zulip's fixtures for `integration` are, if this checkout has them beside it (or
-/// `WEIR_ZULIP_FIXTURES` names their folder, for a checkout elsewhere, such as a worktree).
+/// Where Zulip's fixtures for `integration` are, if this checkout has them beside it:
+/// `$WEIR_ZULIP_FIXTURES/<integration>`, or else `shared/reference/fixtures/<integration>`
+/// beside the repository or beside any folder above it (a worktree in `wt/<name>/`).
 pub fn fixtures_dir(integration: &str) -> Option<PathBuf> {
-    let root = match std::env::var_os("WEIR_ZULIP_FIXTURES") {
-        Some(root) => PathBuf::from(root),
-        None => {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/reference/fixtures")
-        }
-    };
+    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let root = manifest.join("../../../shared/reference/fixtures");
     let dir = root.join(integration);
-    if dir.is_dir() {
-        return Some(dir);
+    let from_env =
+        std::env::var_os("WEIR_ZULIP_FIXTURES").map(|root| PathBuf::from(root).join(integration));
+    let above = manifest
+        .ancestors()
+        .map(|folder| folder.join("shared/reference/fixtures").join(integration));
+    if let Some(found) = from_env.into_iter().chain(above).find(|dir| dir.is_dir()) {
+        return Some(found);
     }
     eprintln!(
         "\n*** ZULIP'S FIXTURES NOT CHECKED for {integration}: {} is absent ***\n",
@@ -118,6 +122,12 @@ impl Case {
             body: Some(body.to_owned()),
             ..Self::new(test, "(inline)", expect)
         }
+    }
+
+    /// Sends `body` instead of the fixture's file.
+    pub fn body(mut self, body: &str) -> Self {
+        self.body = Some(body.to_owned());
+        self
     }
 
     pub fn header(mut self, name: &'static str, value: &str) -> Self {
