@@ -87,8 +87,12 @@ pub struct User {
     pub email: String,
     pub full_name: String,
     pub role: Role,
+    /// Derived from `role` by the server; read `role` instead.
+    #[serde(default)]
     pub is_admin: bool,
+    #[serde(default)]
     pub is_owner: bool,
+    #[serde(default)]
     pub is_guest: bool,
     pub is_bot: bool,
     #[serde(default)]
@@ -101,7 +105,10 @@ pub struct User {
     pub avatar_url: Option<String>,
     #[serde(default)]
     pub avatar_version: i64,
+    /// Sent by every supported level; defaulted because Weir never needs them.
+    #[serde(default)]
     pub date_joined: String,
+    #[serde(default)]
     pub timezone: String,
     #[serde(default)]
     pub delivery_email: Option<String>,
