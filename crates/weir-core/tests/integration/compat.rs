@@ -1,8 +1,9 @@
-//! The client against answers shaped as Zulip 10 (level 372), 11 (421) and 12 (500) send
-//! them. Every body starts from the examples of Zulip 10.2's OpenAPI document
+//! The client against answers shaped as Zulip 5, 7, 10 (level 372), 11 (421) and 12 (500)
+//! send them. Every body starts from the examples of Zulip 10.2's OpenAPI document
 //! (`GET /users`, `GET /users/me`, `GET /users/me/subscriptions`, `GET /streams`,
-//! `GET /user_groups`, `GET /server_settings`) and adds or removes what Zulip's API
-//! changelog says each level adds or removes (`docs/zulip-compatibility.md` lists them).
+//! `GET /user_groups`, `GET /server_settings`) and adds or removes what the document's
+//! "Changes" notes and Zulip's API changelog say each level adds or removes
+//! (`docs/zulip-compatibility.md` lists them).
 
 use axum::http::Method;
 use serde_json::{Value, json};
@@ -10,9 +11,71 @@ use weir_core::memberships::{GroupSetting, load_matrix};
 
 use crate::support::{Reply, Stub, client};
 
+/// A level of the 5.x series (70–124): groups have `is_system_group` (93), not subgroups.
+const ZULIP_5: u32 = 100;
+/// A level of the 7.x series (159–187): `can_remove_subscribers_group_id`, subgroups.
+const ZULIP_7: u32 = 170;
 const ZULIP_10: u32 = 372;
 const ZULIP_11: u32 = 421;
 const ZULIP_12: u32 = 500;
+
+/// Channel keys by the level that added them (the 10.2 document's "Changes" notes).
+const CHANNEL_KEYS: [(&str, u32); 7] = [
+    ("can_remove_subscribers_group", 142),
+    ("stream_weekly_traffic", 199),
+    ("creator_id", 254),
+    ("is_archived", 315),
+    ("is_recently_active", 323),
+    ("can_add_subscribers_group", 342),
+    ("can_subscribe_group", 357),
+];
+
+/// User-group keys by the level that added them.
+const GROUP_KEYS: [(&str, u32); 10] = [
+    ("direct_subgroup_ids", 131),
+    ("can_mention_group", 191),
+    ("can_manage_group", 283),
+    ("deactivated", 290),
+    ("creator_id", 292),
+    ("date_created", 292),
+    ("can_join_group", 301),
+    ("can_add_members_group", 305),
+    ("can_leave_group", 308),
+    ("can_remove_members_group", 324),
+];
+
+/// `object` as a server at `level` sends it: without the keys added after `level`, and
+/// with the names keys had before a rename.
+fn at_level(mut object: Value, level: u32, keys: &[(&str, u32)]) -> Value {
+    let Some(map) = object.as_object_mut() else {
+        return object;
+    };
+    for (key, added) in keys {
+        if level < *added {
+            map.remove(*key);
+        }
+    }
+    let renames = [
+        (
+            "can_remove_subscribers_group",
+            "can_remove_subscribers_group_id",
+            197,
+        ),
+        ("can_mention_group", "can_mention_group_id", 198),
+    ];
+    for (new, old, renamed) in renames {
+        if level < renamed
+            && let Some(value) = map.remove(new)
+        {
+            map.insert(old.into(), value);
+        }
+    }
+    // Before 163, `delivery_email` was sent only when it was visible.
+    if level < 163 && map.get("delivery_email") == Some(&Value::Null) {
+        map.remove("delivery_email");
+    }
+    object
+}
 
 fn with(mut base: Value, extra: Value) -> Value {
     if let (Some(target), Value::Object(extra)) = (base.as_object_mut(), extra) {
@@ -65,12 +128,13 @@ fn realm_users(level: u32) -> Vec<Value> {
             "is_active": true, "avatar_url": null, "is_admin": false, "is_owner": false,
             "role": 400, "user_id": 23, "bot_type": 1, "timezone": "", "is_bot": true}),
     ];
-    if level < 433 {
-        return users;
-    }
     users
         .into_iter()
-        .map(|user| with(user, json!({"is_imported_stub": false})))
+        .map(|user| at_level(user, level, &[]))
+        .map(|user| match level {
+            433.. => with(user, json!({"is_imported_stub": false})),
+            _ => user,
+        })
         .collect()
 }
 
@@ -117,8 +181,16 @@ fn subscriptions(level: u32) -> Vec<Value> {
         "invite_only": false, "name": "Scotland", "pin_to_top": false,
         "push_notifications": false, "stream_id": 3, "subscribers": [7, 11, 12, 14]});
     vec![
-        with(denmark, channel_additions(level, 5)),
-        with(scotland, channel_additions(level, 4)),
+        at_level(
+            with(denmark, channel_additions(level, 5)),
+            level,
+            &CHANNEL_KEYS,
+        ),
+        at_level(
+            with(scotland, channel_additions(level, 4)),
+            level,
+            &CHANNEL_KEYS,
+        ),
     ]
 }
 
@@ -139,14 +211,19 @@ fn management(level: u32) -> Value {
     {
         object.remove("stream_post_policy");
     }
-    with(stream, channel_additions(level, 0))
+    at_level(
+        with(stream, channel_additions(level, 0)),
+        level,
+        &CHANNEL_KEYS,
+    )
 }
 
-/// The documented `GET /user_groups` example (owners, administrators, hamletcharacters);
-/// from Zulip 11 a group setting in the anonymous form and `deactivated`.
+/// The documented `GET /user_groups` example (owners, administrators, hamletcharacters,
+/// their members mapped onto the four users above); from Zulip 11 a group setting in the
+/// anonymous form.
 fn user_groups(level: u32) -> Vec<Value> {
     let owners = json!({"description": "Owners of this organization", "id": 1,
-        "creator_id": null, "date_created": null, "name": "role:owners", "members": [1],
+        "creator_id": null, "date_created": null, "name": "role:owners", "members": [7],
         "direct_subgroup_ids": [], "is_system_group": true, "can_add_members_group": 16,
         "can_join_group": 16, "can_leave_group": 15, "can_manage_group": 16,
         "can_mention_group": 11, "can_remove_members_group": 16});
@@ -167,7 +244,10 @@ fn user_groups(level: u32) -> Vec<Value> {
                 "can_manage_group": {"direct_members": [5], "direct_subgroups": [2]}}),
         );
     }
-    vec![owners, admins, hamlet]
+    [owners, admins, hamlet]
+        .into_iter()
+        .map(|group| at_level(group, level, &GROUP_KEYS))
+        .collect()
 }
 
 /// A stub answering the grid's three requests (and server settings) as `level`.
@@ -205,7 +285,7 @@ async fn zulip(level: u32, version: &'static str) -> Stub {
 const VERSIONS: [(u32, &str); 3] = [(ZULIP_10, "10.4"), (ZULIP_11, "11.5"), (ZULIP_12, "12.3")];
 
 #[tokio::test]
-async fn the_memberships_grid_loads_from_zulip_10_11_and_12() {
+async fn the_memberships_grid_loads_from_zulip_5_to_12() {
     for (level, version) in VERSIONS {
         let stub = zulip(level, version).await;
         let matrix = load_matrix(&client(&stub)).await.unwrap();
@@ -217,15 +297,22 @@ async fn the_memberships_grid_loads_from_zulip_10_11_and_12() {
         assert_eq!(matrix.is_subscribed(5, 2), Some(true), "{version}");
         let hamlet = matrix.groups().get(3).unwrap();
         assert_eq!(hamlet.direct_members.len(), 2, "{version}");
-        let expected = if level >= ZULIP_11 {
-            GroupSetting::Anonymous {
+        let expected = match level {
+            ZULIP_11.. => Some(GroupSetting::Anonymous {
                 direct_members: vec![5],
                 direct_subgroups: vec![2],
-            }
-        } else {
-            GroupSetting::Named(20)
+            }),
+            ZULIP_10 => Some(GroupSetting::Named(20)),
+            _ => None,
         };
-        assert_eq!(hamlet.can_manage, Some(expected), "{version}");
+        assert_eq!(hamlet.can_manage, expected, "{version}");
+        let admins = matrix.groups().get(2).unwrap();
+        let expanded = if level >= 131 { 2 } else { 1 };
+        assert_eq!(
+            admins.members.len(),
+            expanded,
+            "{version}: owners inside admins"
+        );
     }
 }
 
@@ -241,6 +328,8 @@ async fn streams_and_subscriptions_read_every_level_s_settings() {
         assert_eq!(management.name, "management");
         let settings = management.group_settings();
         let expected = match level {
+            ZULIP_5 => 0,
+            ZULIP_7 => 1,
             ZULIP_10 => 3,
             ZULIP_11 => 8,
             _ => 9,
