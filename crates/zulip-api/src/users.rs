@@ -165,4 +165,20 @@ mod tests {
         assert_eq!(Role::from_name("administrator"), Some(Role::Administrator));
         assert!(Role::Owner.is_org_admin() && !Role::Moderator.is_org_admin());
     }
+
+    /// A user a guest may not see (Zulip 8+, level 228), as Zulip 10's
+    /// `get_data_for_inaccessible_user` fills it in for `realm_users` and `GET /users`.
+    #[test]
+    fn zulip_s_placeholder_for_an_inaccessible_user_decodes() -> Result<(), serde_json::Error> {
+        let body = r#"{"email": "user12@zulip.testserver", "user_id": 12,
+            "avatar_version": 1, "is_admin": false, "is_owner": false, "is_guest": false,
+            "role": 400, "is_bot": false, "full_name": "Unknown user", "timezone": "",
+            "is_active": true, "date_joined": "1970-01-01T00:00:00+00:00",
+            "delivery_email": null,
+            "avatar_url": "/static/images/unknown-user-avatar.png", "profile_data": {}}"#;
+        let user: User = serde_json::from_str(body)?;
+        assert_eq!((user.user_id, user.role), (12, Role::Member));
+        assert!(user.delivery_email.is_none() && user.bot_type.is_none());
+        Ok(())
+    }
 }
