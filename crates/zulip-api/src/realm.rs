@@ -58,6 +58,15 @@ pub struct RegisterResponse {
     pub unsubscribed: Vec<Subscription>,
     #[serde(default)]
     pub never_subscribed: Vec<Stream>,
+    /// The GIF rating limit, only with the `realm` fetch type: Zulip 12 renamed
+    /// `realm_giphy_rating` (levels 442 and 453); either spelling is read. Kept as JSON,
+    /// as Weir only shows it.
+    #[serde(
+        default,
+        alias = "realm_giphy_rating",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub realm_gif_rating_policy: Option<serde_json::Value>,
 }
 
 /// Zulip's "no event yet" id.
@@ -98,6 +107,21 @@ mod tests {
             (-1, 500)
         );
         assert!(register.realm_users.is_empty() && register.never_subscribed.is_empty());
+        Ok(())
+    }
+
+    /// `realm_giphy_rating` before Zulip 12, `realm_gif_rating_policy` from it.
+    #[test]
+    fn the_gif_rating_reads_under_both_names() -> Result<(), serde_json::Error> {
+        let base = r#""queue_id": null, "last_event_id": -1, "zulip_version": "x""#;
+        for (level, key) in [
+            (421, "realm_giphy_rating"),
+            (500, "realm_gif_rating_policy"),
+        ] {
+            let body = format!(r#"{{{base}, "zulip_feature_level": {level}, "{key}": 2}}"#);
+            let register: RegisterResponse = serde_json::from_str(&body)?;
+            assert_eq!(register.realm_gif_rating_policy, Some(serde_json::json!(2)));
+        }
         Ok(())
     }
 }
