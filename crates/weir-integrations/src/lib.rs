@@ -11,11 +11,14 @@
 //! event-type extraction and `only_events`/`exclude_events` filtering are shared.
 
 mod bitbucket2;
+mod body;
 mod filter;
 mod git;
 mod helloworld;
+mod json;
 pub mod limits;
 mod process;
+mod python;
 
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
@@ -112,6 +115,15 @@ pub enum HandlerError {
     /// A request the integration accepts but that produces no message (an empty push,
     /// a branch the URL filters out): answered with plain success, nothing sent.
     Ignored,
+    /// The body is not JSON, for an integration that reads it itself (the JSON
+    /// formatter): Zulip's `Malformed JSON`.
+    MalformedJson,
+    /// The payload is not what the service sends (Zulip's `AnomalousWebhookPayloadError`,
+    /// e.g. a Grafana test notification).
+    Anomalous,
+    /// The payload is refused with this text (Zulip's validation of the body's type,
+    /// e.g. `payload is not a dict`).
+    Invalid(String),
 }
 
 /// What a handler sees of a request.
@@ -212,8 +224,13 @@ impl Integration {
     }
 }
 
-static REGISTRY: LazyLock<Vec<Integration>> =
-    LazyLock::new(|| vec![helloworld::integration(), bitbucket2::integration()]);
+static REGISTRY: LazyLock<Vec<Integration>> = LazyLock::new(|| {
+    vec![
+        helloworld::integration(),
+        bitbucket2::integration(),
+        json::integration(),
+    ]
+});
 
 /// Every registered integration, by name.
 pub fn registry() -> &'static [Integration] {
@@ -269,7 +286,30 @@ mod tests {
                 integration.name
             );
             if integration.event_source == EventSource::None {
-                assert!(integration.event_types.is_empty(), "{}", integration.name);
+                // Without an event source only the handler can name events (Grafana's
+                // status): each fixture's must be one of the names declared.
+                for fixture in integration.fixtures {
+                    let json: Value = serde_json::from_str(fixture.body).unwrap();
+                    let (headers, options) = (HeaderMap::new(), BTreeMap::new());
+                    let payload = Payload {
+                        method: &Method::POST,
+                        json: &json,
+                        headers: &headers,
+                        event_type: None,
+                        options: &options,
+                        topic: None,
+                    };
+                    if let Ok(HandlerOutput {
+                        event: Some(event), ..
+                    }) = (integration.handler)(&payload)
+                    {
+                        assert!(
+                            integration.event_types.contains(&event.as_str()),
+                            "{}: {event}",
+                            integration.name
+                        );
+                    }
+                }
             }
             assert!(find(integration.name).is_some());
         }
