@@ -10,6 +10,7 @@
 //! [`registry`]. Integrations only turn a payload into a topic and a Markdown body;
 //! event-type extraction and `only_events`/`exclude_events` filtering are shared.
 
+mod alertmanager;
 mod bitbucket2;
 mod body;
 mod filter;
@@ -229,6 +230,7 @@ static REGISTRY: LazyLock<Vec<Integration>> = LazyLock::new(|| {
         helloworld::integration(),
         bitbucket2::integration(),
         json::integration(),
+        alertmanager::integration(),
     ]
 });
 

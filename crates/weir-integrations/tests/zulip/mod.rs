@@ -4,6 +4,7 @@
 //! as Zulip cuts them. The fixtures are found by path; where they are absent (a clone
 //! without `shared/`) each replay says loudly that Zulip's fixtures were not checked.
 
+mod alertmanager;
 mod bitbucket2;
 mod helloworld;
 mod json;
