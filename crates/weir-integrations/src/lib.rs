@@ -15,11 +15,13 @@ mod bitbucket2;
 mod body;
 mod filter;
 mod git;
+mod grafana;
 mod helloworld;
 mod json;
 pub mod limits;
 mod process;
 mod python;
+mod time;
 
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
@@ -231,6 +233,7 @@ static REGISTRY: LazyLock<Vec<Integration>> = LazyLock::new(|| {
         bitbucket2::integration(),
         json::integration(),
         alertmanager::integration(),
+        grafana::integration(),
     ]
 });
 

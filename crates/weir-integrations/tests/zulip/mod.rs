@@ -6,6 +6,7 @@
 
 mod alertmanager;
 mod bitbucket2;
+mod grafana;
 mod helloworld;
 mod json;
 
