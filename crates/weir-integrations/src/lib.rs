@@ -21,6 +21,7 @@ mod json;
 pub mod limits;
 mod process;
 mod python;
+mod slack_incoming;
 mod time;
 
 use std::collections::BTreeMap;
@@ -234,6 +235,7 @@ static REGISTRY: LazyLock<Vec<Integration>> = LazyLock::new(|| {
         json::integration(),
         alertmanager::integration(),
         grafana::integration(),
+        slack_incoming::integration(),
     ]
 });
 

@@ -1,6 +1,6 @@
 //! Zulip's global times (`<time:2022-08-31T05:54:04+00:00>`, `datetime_to_global_time`)
-//! from an ISO 8601 text as Python's `datetime.fromisoformat` reads it. Whole seconds;
-//! the text's own offset is kept, as Python keeps it.
+//! from an ISO 8601 text as Python's `datetime.fromisoformat` reads it, or from a Unix
+//! time. Whole seconds; the text's own offset is kept, as Python keeps it.
 
 /// `<time:…>` of an ISO 8601 date and time, or `None` where Python raises `ValueError`.
 pub(crate) fn global_time_from_iso(text: &str) -> Option<String> {
@@ -20,6 +20,21 @@ pub(crate) fn global_time_from_iso(text: &str) -> Option<String> {
     }
     out.push('>');
     Some(out)
+}
+
+/// `<time:…>` of a Unix time, in UTC (`datetime.fromtimestamp(ts, timezone.utc)`), or
+/// `None` outside Python's years 1 to 9999.
+pub(crate) fn global_time_from_unix(seconds: i64) -> Option<String> {
+    let days = seconds.div_euclid(86_400);
+    let in_day = seconds.rem_euclid(86_400);
+    let (year, month, day) = civil_from_days(days);
+    if !(1..=9999).contains(&year) {
+        return None;
+    }
+    let (hour, minute, second) = (in_day / 3600, in_day % 3600 / 60, in_day % 60);
+    Some(format!(
+        "<time:{year:04}-{month:02}-{day:02}T{hour:02}:{minute:02}:{second:02}+00:00>"
+    ))
 }
 
 type Date = (i64, u32, u32);
@@ -135,6 +150,20 @@ fn valid_date(year: i64, month: u32, day: u32) -> bool {
     (1..=9999).contains(&year) && (1..=days).contains(&day)
 }
 
+/// Howard Hinnant's `civil_from_days`: days since 1970-01-01 to a proleptic Gregorian date.
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (year, month, day)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -169,5 +198,23 @@ mod tests {
         ] {
             assert_eq!(global_time_from_iso(text).as_deref(), global, "{text}");
         }
+    }
+
+    #[test]
+    fn unix_times_in_utc() {
+        assert_eq!(
+            global_time_from_unix(1_655_945_306).as_deref(),
+            Some("<time:2022-06-23T00:48:26+00:00>")
+        );
+        assert_eq!(
+            global_time_from_unix(0).as_deref(),
+            Some("<time:1970-01-01T00:00:00+00:00>")
+        );
+        assert_eq!(
+            global_time_from_unix(-1).as_deref(),
+            Some("<time:1969-12-31T23:59:59+00:00>")
+        );
+        assert_eq!(global_time_from_unix(i64::MAX), None);
+        assert_eq!(global_time_from_unix(i64::MIN), None);
     }
 }

@@ -125,6 +125,9 @@ fn check(
     topic: Option<&str>,
 ) {
     let mut headers = HeaderMap::new();
+    for (name, value) in base_headers(integration) {
+        headers.insert(name, value);
+    }
     if let (EventSource::Header(name), Some(event)) = (integration.event_source, event)
         && let (Ok(name), Ok(value)) = (
             HeaderName::from_bytes(name.as_bytes()),
@@ -162,6 +165,27 @@ fn check(
     if let Err(rejection) = &outcome {
         assert!(!rejection.to_string().is_empty(), "{what}");
     }
+}
+
+/// The headers every request to `integration` carries: its fixtures' own, but the event
+/// header (Slack's `Content-Type: application/json`, without which it reads a form).
+fn base_headers(integration: &Integration) -> Vec<(HeaderName, HeaderValue)> {
+    let Some(fixture) = integration.fixtures.first() else {
+        return Vec::new();
+    };
+    fixture
+        .headers
+        .iter()
+        .filter(|(name, _)| {
+            !matches!(integration.event_source, EventSource::Header(h) if h.eq_ignore_ascii_case(name))
+        })
+        .filter_map(|(name, value)| {
+            Some((
+                HeaderName::from_bytes(name.as_bytes()).ok()?,
+                HeaderValue::from_str(value).ok()?,
+            ))
+        })
+        .collect()
 }
 
 /// One request: a fixture index and its mutations (or raw bytes instead), an event

@@ -1,14 +1,16 @@
 //! Replays of Zulip's own webhook tests: each integration's fixtures (Zulip's files, in
 //! `shared/reference/fixtures/<name>/` beside the repository, never in it) must give the
 //! topics and messages that `zerver/webhooks/<name>/tests.py` expects, byte for byte, cut
-//! as Zulip cuts them. The fixtures are found by path; where they are absent (a clone
-//! without `shared/`) each replay says loudly that Zulip's fixtures were not checked.
+//! as Zulip cuts them. The fixtures are found by path (or in `$WEIR_ZULIP_FIXTURES`, for a
+//! checkout that is not beside `shared/`, such as a git worktree); where they are absent
+//! each replay says loudly that Zulip's fixtures were not checked.
 
 mod alertmanager;
 mod bitbucket2;
 mod grafana;
 mod helloworld;
 mod json;
+mod slack_incoming;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -20,7 +22,11 @@ use weir_integrations::{
 
 /// Where Zulip's fixtures for `integration` are, if this checkout has them beside it.
 pub fn fixtures_dir(integration: &str) -> Option<PathBuf> {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/reference/fixtures");
+    // `WEIR_ZULIP_FIXTURES` names the folder for a checkout elsewhere (a git worktree).
+    let root = std::env::var_os("WEIR_ZULIP_FIXTURES").map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/reference/fixtures"),
+        PathBuf::from,
+    );
     let dir = root.join(integration);
     if dir.is_dir() {
         return Some(dir);
