@@ -1,7 +1,8 @@
 //! Webhook bodies and headers, per integration: each fixture mutated (a value swapped
 //! for another of any type, a key dropped, nesting, long strings), or bytes that are not
-//! JSON at all, with random event headers, `branches` and event filters. Processing
-//! answers an outcome or a typed rejection, never panics, within the budget.
+//! JSON at all, with random event headers, `branches` and event filters; each body is
+//! also sent as a form's `payload` field (Slack's convention). Processing answers an
+//! outcome or a typed rejection, never panics, within the budget.
 
 use std::collections::BTreeMap;
 
@@ -124,9 +125,28 @@ fn check(
     filter: &EventFilter,
     topic: Option<&str>,
 ) {
+    check_as(integration, body, false, event, branches, filter, topic);
+}
+
+/// [`check`], the body declared a form (`application/x-www-form-urlencoded`) if `form`.
+fn check_as(
+    integration: &Integration,
+    body: &[u8],
+    form: bool,
+    event: Option<&str>,
+    branches: Option<&str>,
+    filter: &EventFilter,
+    topic: Option<&str>,
+) {
     let mut headers = HeaderMap::new();
     for (name, value) in base_headers(integration) {
         headers.insert(name, value);
+    }
+    if form {
+        headers.insert(
+            http::header::CONTENT_TYPE,
+            HeaderValue::from_static("application/x-www-form-urlencoded"),
+        );
     }
     if let (EventSource::Header(name), Some(event)) = (integration.event_source, event)
         && let (Ok(name), Ok(value)) = (
@@ -264,6 +284,20 @@ fn run_case(integration: &Integration, case: &Case) {
         &body,
         event,
         case.branches.as_deref(),
+        &filter,
+        case.topic.as_deref(),
+    );
+    // The same JSON as Slack's form field `payload`, after another field.
+    let form: String = form_urlencoded::Serializer::new(String::new())
+        .append_pair("text", "x")
+        .append_pair("payload", &String::from_utf8_lossy(&body))
+        .finish();
+    check_as(
+        integration,
+        form.as_bytes(),
+        true,
+        event,
+        None,
         &filter,
         case.topic.as_deref(),
     );
