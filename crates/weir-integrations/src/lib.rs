@@ -15,12 +15,17 @@ mod bitbucket2;
 mod body;
 mod filter;
 mod git;
+mod github;
+mod gitlab;
 mod grafana;
 mod helloworld;
 mod json;
 pub mod limits;
+mod pagerduty;
 mod process;
 mod python;
+mod pyvalue;
+mod sentry;
 mod slack_incoming;
 mod time;
 
@@ -236,6 +241,10 @@ static REGISTRY: LazyLock<Vec<Integration>> = LazyLock::new(|| {
         alertmanager::integration(),
         grafana::integration(),
         slack_incoming::integration(),
+        github::integration(),
+        gitlab::integration(),
+        sentry::integration(),
+        pagerduty::integration(),
     ]
 });
 

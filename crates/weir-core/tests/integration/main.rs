@@ -4,6 +4,7 @@
 //! how to provide one, without it.
 
 mod accounts;
+mod bots;
 mod client;
 mod real_keyring;
 mod support;

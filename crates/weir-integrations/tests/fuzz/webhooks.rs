@@ -185,6 +185,21 @@ fn check_as(
     if let Err(rejection) = &outcome {
         assert!(!rejection.to_string().is_empty(), "{what}");
     }
+    if integration.name == "github"
+        && let Ok(Outcome::Messages(messages)) = &outcome
+    {
+        // GitHub's messages quote each payload value at most twice (a comment's link and
+        // the commit's link within it) and list at most COMMITS_LIMIT commits.
+        let bound = 3 * body.len() + 1024;
+        for message in messages {
+            assert!(
+                message.content.len() <= bound,
+                "{what}: {} bytes of message from {} of body",
+                message.content.len(),
+                body.len()
+            );
+        }
+    }
 }
 
 /// The headers every request to `integration` carries: its fixtures' own, but the event
@@ -351,4 +366,57 @@ fn corpus_bodies_are_handled_within_the_budget() {
         let filter = EventFilter::new(Some(&["*".to_owned()]), None).unwrap();
         check(integration, body.as_bytes(), event, None, &filter, None);
     }
+}
+
+/// A push of 1,000 commits lists `COMMITS_LIMIT` (20) of them and counts the rest, so
+/// the message stays small however many commits GitHub sends.
+#[test]
+fn a_github_push_of_a_thousand_commits_gives_a_bounded_message() {
+    let integration = registry().iter().find(|i| i.name == "github").unwrap();
+    let commits: Vec<Value> = (0..1000)
+        .map(|n| {
+            serde_json::json!({
+                "id": format!("{n:040x}"),
+                "message": format!("Change {n}\n\n{}", "detail ".repeat(100)),
+                "url": format!("https://github.com/o/r/commit/{n:040x}"),
+                "author": {"name": format!("Author {n}"), "username": ""},
+            })
+        })
+        .collect();
+    let body = serde_json::json!({
+        "ref": "refs/heads/main",
+        "compare": "https://github.com/o/r/compare/a...b",
+        "commits": commits,
+        "deleted": false,
+        "forced": false,
+        "repository": {"name": "r", "private": false},
+        "sender": {"login": "user0"},
+    })
+    .to_string();
+    let mut headers = HeaderMap::new();
+    headers.insert("x-github-event", HeaderValue::from_static("push"));
+    let options = BTreeMap::new();
+    let filter = EventFilter::default();
+    let request = Request {
+        method: &Method::POST,
+        headers: &headers,
+        body: body.as_bytes(),
+        options: &options,
+        filter: &filter,
+        topic: None,
+    };
+    let outcome = within_budget("github push of 1,000 commits", || {
+        process(integration, &request)
+    });
+    let Ok(Outcome::Messages(messages)) = outcome else {
+        panic!("{outcome:?}");
+    };
+    let content = &messages[0].content;
+    assert_eq!(content.matches("\n* Change ").count(), 20, "{content}");
+    assert!(content.ends_with("\n[and 980 more commit(s)]"), "{content}");
+    assert!(
+        content.contains("Commits by Author 0 (1), Author 1 (1), Author 10 (1) and others (997).")
+    );
+    assert!(content.len() < 3_000, "{} bytes", content.len());
+    assert!(body.len() > 500_000);
 }

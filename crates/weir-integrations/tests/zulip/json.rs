@@ -36,19 +36,20 @@ fn zulips_json_tests_pass() {
                 4884,
                 0x820c_d091_3c7d_0df7,
             ),
-            Case::message(
+            Case::inline(
                 "a small body, written out (Python's json.dumps, indent=2)",
-                "inline",
-                "JSON",
-                "```json\n{\n  \"b\": [\n    1.5,\n    1e-05,\n    null\n  ],\n  \"a\": \"caf\\u00e9\"\n}\n```",
-            )
-            .inline(r#"{"b": [1.50, 0.00001, null], "a": "café"}"#),
-            Case::new(
+                r#"{"b": [1.50, 0.00001, null], "a": "café"}"#,
+                Expect::Messages(vec![(
+                    "JSON".into(),
+                    "```json\n{\n  \"b\": [\n    1.5,\n    1e-05,\n    null\n  ],\n  \"a\": \"caf\\u00e9\"\n}\n```"
+                        .into(),
+                )]),
+            ),
+            Case::inline(
                 "a body that is not an object",
-                "inline",
+                "[1, 2]",
                 Expect::Error("payload is not a dict".into()),
-            )
-            .inline("[1, 2]"),
+            ),
         ],
     );
 }

@@ -7,9 +7,13 @@
 
 mod alertmanager;
 mod bitbucket2;
+mod github;
+mod gitlab;
 mod grafana;
 mod helloworld;
 mod json;
+mod pagerduty;
+mod sentry;
 mod slack_incoming;
 
 use std::collections::BTreeMap;
@@ -20,13 +24,15 @@ use weir_integrations::{
     EventFilter, HeaderMap, Method, Outcome, Rejection, Request, find, process,
 };
 
-/// Where Zulip's fixtures for `integration` are, if this checkout has them beside it.
+/// Where Zulip's fixtures for `integration` are, if this checkout has them beside it (or
+/// `WEIR_ZULIP_FIXTURES` names their folder, for a checkout elsewhere, such as a worktree).
 pub fn fixtures_dir(integration: &str) -> Option<PathBuf> {
-    // `WEIR_ZULIP_FIXTURES` names the folder for a checkout elsewhere (a git worktree).
-    let root = std::env::var_os("WEIR_ZULIP_FIXTURES").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/reference/fixtures"),
-        PathBuf::from,
-    );
+    let root = match std::env::var_os("WEIR_ZULIP_FIXTURES") {
+        Some(root) => PathBuf::from(root),
+        None => {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/reference/fixtures")
+        }
+    };
     let dir = root.join(integration);
     if dir.is_dir() {
         return Some(dir);
@@ -43,6 +49,9 @@ pub fn fixtures_dir(integration: &str) -> Option<PathBuf> {
 pub enum Expect {
     /// The messages sent, in order: (topic, content), as Zulip stores them.
     Messages(Vec<(String, String)>),
+    /// At least one message, the last being (topic, content): all Zulip's `check_webhook`
+    /// looks at when a payload sends several.
+    Last(String, String),
     /// Plain success, nothing sent (Zulip's `check_webhook_ignored` / `expect_noop`).
     Ignored,
     /// A refusal whose message contains this text (e.g. Zulip's `UnsupportedWebhookEventTypeError`).
@@ -74,9 +83,9 @@ pub struct Case {
     pub query: Vec<(&'static str, String)>,
     /// The body is sent form-encoded (`application/x-www-form-urlencoded`), as is.
     pub form: bool,
-    /// The body itself, instead of a fixture file (Zulip's `custom_payload`, or a test
-    /// that posts no fixture).
-    pub inline: Option<String>,
+    /// A body the test writes itself (Zulip's tests that post a small inline payload):
+    /// sent instead of the fixture file.
+    pub body: Option<String>,
     pub expect: Expect,
 }
 
@@ -92,6 +101,20 @@ impl Case {
         )
     }
 
+    /// A case whose payload sends several messages, of which Zulip's test checks the last.
+    pub fn last_message(
+        test: &'static str,
+        fixture: &'static str,
+        topic: &str,
+        content: &str,
+    ) -> Self {
+        Self::new(
+            test,
+            fixture,
+            Expect::Last(topic.to_owned(), content.to_owned()),
+        )
+    }
+
     pub fn new(test: &'static str, fixture: &'static str, expect: Expect) -> Self {
         Self {
             test,
@@ -100,7 +123,7 @@ impl Case {
             headers: Vec::new(),
             query: Vec::new(),
             form: false,
-            inline: None,
+            body: None,
             expect,
         }
     }
@@ -111,16 +134,18 @@ impl Case {
         self
     }
 
-    /// Posts `body` rather than the fixture file.
-    pub fn inline(mut self, body: &str) -> Self {
-        self.inline = Some(body.to_owned());
-        self
-    }
-
     /// The fixture file's extension, when it is not `json`.
     pub fn extension(mut self, extension: &'static str) -> Self {
         self.extension = extension;
         self
+    }
+
+    /// A case whose body is `body` rather than a fixture file.
+    pub fn inline(test: &'static str, body: &str, expect: Expect) -> Self {
+        Self {
+            body: Some(body.to_owned()),
+            ..Self::new(test, "(inline)", expect)
+        }
     }
 
     pub fn header(mut self, name: &'static str, value: &str) -> Self {
@@ -143,10 +168,12 @@ pub fn replay(integration: &str, cases: &[Case]) {
     let registered = find(integration).unwrap_or_else(|| panic!("{integration} is not registered"));
     let mut failures = Vec::new();
     for case in cases {
-        let path = dir.join(format!("{}.{}", case.fixture, case.extension));
-        let body = match &case.inline {
+        let body = match &case.body {
             Some(body) => body.clone().into_bytes(),
-            None => std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display())),
+            None => {
+                let path = dir.join(format!("{}.{}", case.fixture, case.extension));
+                std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+            }
         };
         let mut headers = HeaderMap::new();
         for (name, value) in &case.headers {
@@ -196,6 +223,15 @@ pub fn replay(integration: &str, cases: &[Case]) {
                     .collect(),
             ),
             Ok(Outcome::Ignored) => Expect::Ignored,
+            // Zulip's success text for it, then the outcome as Rust prints it.
+            Ok(Outcome::Unsupported { event }) => Expect::Error(format!(
+                "The '{event}' event isn't currently supported by the {} webhook; ignoring \
+                 ({:?})",
+                registered.view_name,
+                Outcome::Unsupported {
+                    event: event.clone()
+                },
+            )),
             Ok(other) => Expect::Error(format!("{other:?}")),
             Err(rejection) => Expect::Error(describe(&rejection)),
         };
@@ -210,6 +246,9 @@ pub fn replay(integration: &str, cases: &[Case]) {
         };
         let matches = match (&case.expect, &got) {
             (Expect::Error(wanted), Expect::Error(said)) => said.contains(wanted.as_str()),
+            (Expect::Last(topic, content), Expect::Messages(sent)) => {
+                sent.last() == Some(&(topic.clone(), content.clone()))
+            }
             (wanted, got) => wanted == got,
         };
         if !matches {

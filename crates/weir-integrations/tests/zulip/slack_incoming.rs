@@ -44,12 +44,11 @@ fn cases() -> Vec<Case> {
         )
         .extension("txt")
         .form(),
-        Case::new(
+        Case::inline(
             "test_message_without_payload",
-            "none",
+            "",
             Expect::Error("Missing 'payload' argument".into()),
         )
-        .inline("")
         .form(),
         json(
             "test_message_with_actions",
@@ -216,7 +215,11 @@ fn cases() -> Vec<Case> {
         ("some _foo_ word", "some *foo* word"),
     ] {
         let body = serde_json::json!({ "text": slack }).to_string();
-        cases.push(json("test_message_formatting", "custom", "", zulip).inline(&body));
+        let expect = Expect::Messages(vec![(String::new(), zulip.to_owned())]);
+        cases.push(
+            Case::inline("test_message_formatting", &body, expect)
+                .header("content-type", "application/json"),
+        );
     }
     cases
 }
