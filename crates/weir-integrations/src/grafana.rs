@@ -5,7 +5,9 @@
 
 use serde_json::{Map, Value};
 
-use crate::python::{float_repr, str_of};
+use crate::git::is_py_space;
+use crate::python::float_repr;
+use crate::pyvalue::{normalize_body, py_str, truthy};
 use crate::time::global_time_from_iso;
 use crate::{
     AuthScheme, EventSource, Fixture, HandlerError, HandlerOutput, Integration, Payload,
@@ -119,7 +121,7 @@ fn unified(alert: &Object) -> Result<(&'static str, WebhookMessage), Unreadable>
         let values = values.as_object().ok_or(Unreadable)?;
         body.push_str(&format!(
             "Values:\n{}\n",
-            list(values, |value| Ok(str_of(value)))?
+            list(values, |value| Ok(py_str(value)))?
         ));
     } else if let Some(text) = alert.get("valueString").filter(|text| truthy(text)) {
         let text = text.as_str().ok_or(Unreadable)?;
@@ -143,7 +145,7 @@ fn unified(alert: &Object) -> Result<(&'static str, WebhookMessage), Unreadable>
         status,
         WebhookMessage {
             topic,
-            content: normalized(&body),
+            content: normalize_body(&body),
         },
     ))
 }
@@ -203,7 +205,7 @@ fn legacy(payload: &Object) -> Result<(&'static str, WebhookMessage), Unreadable
         state,
         WebhookMessage {
             topic: title.to_owned(),
-            content: body.trim().to_owned(),
+            content: body.trim_matches(is_py_space).to_owned(),
         },
     ))
 }
@@ -226,24 +228,6 @@ fn list(
 
 fn strict(value: &Value) -> Result<String, Unreadable> {
     value.as_str().map(str::to_owned).ok_or(Unreadable)
-}
-
-/// Python's truth of a JSON value.
-fn truthy(value: &Value) -> bool {
-    match value {
-        Value::Null => false,
-        Value::Bool(flag) => *flag,
-        Value::Number(number) => number.as_f64().is_some_and(|float| float != 0.0),
-        Value::String(text) => !text.is_empty(),
-        Value::Array(items) => !items.is_empty(),
-        Value::Object(fields) => !fields.is_empty(),
-    }
-}
-
-/// What Zulip stores of a message's content: no trailing white space, no leading
-/// blank lines.
-fn normalized(content: &str) -> String {
-    content.trim_end().trim_start_matches('\n').to_owned()
 }
 
 #[cfg(test)]

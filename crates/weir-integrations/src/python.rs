@@ -1,12 +1,12 @@
 //! The text Python makes of JSON values, where Zulip's views print values as Python does:
-//! `json.dumps(value, indent=2)` (the JSON formatter) and `str(value)` (Grafana's values).
+//! `json.dumps(value, indent=2)` (the JSON formatter) and `repr` of floats (Grafana's
+//! legacy values); `pyvalue.rs` has `str()` and truthiness.
 //! Python's JSON keeps objects' keys in the order sent, so [`Json`] does too.
 
 use std::collections::HashMap;
 use std::fmt::{self, Write};
 
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
-use serde_json::Value;
 
 /// A JSON value as Python's `json.loads` makes it: objects keep their keys' order, and a
 /// key sent twice keeps its first place and its last value.
@@ -221,117 +221,8 @@ pub(crate) fn float_repr(value: f64) -> String {
     format!("{sign}{first}{rest}e{exponent_sign}{magnitude:02}")
 }
 
-/// Python's `str()` of a parsed JSON value: strings as they are, the rest as Python
-/// writes its own values (`True`, `None`, `[1, 'a']`, `{'k': 2.5}`).
-pub(crate) fn str_of(value: &Value) -> String {
-    match value {
-        Value::String(text) => text.clone(),
-        other => {
-            let mut out = String::new();
-            repr(other, &mut out);
-            out
-        }
-    }
-}
-
-fn repr(value: &Value, out: &mut String) {
-    match value {
-        Value::Null => out.push_str("None"),
-        Value::Bool(true) => out.push_str("True"),
-        Value::Bool(false) => out.push_str("False"),
-        Value::Number(number) => match (number.as_i64(), number.as_u64(), number.as_f64()) {
-            (Some(int), _, _) => {
-                let _ = write!(out, "{int}");
-            }
-            (None, Some(int), _) => {
-                let _ = write!(out, "{int}");
-            }
-            (None, None, Some(float)) => out.push_str(&float_repr(float)),
-            (None, None, None) => out.push_str(&number.to_string()),
-        },
-        Value::String(text) => str_repr(text, out),
-        Value::Array(items) => {
-            out.push('[');
-            for (index, item) in items.iter().enumerate() {
-                if index > 0 {
-                    out.push_str(", ");
-                }
-                repr(item, out);
-            }
-            out.push(']');
-        }
-        Value::Object(fields) => {
-            out.push('{');
-            for (index, (key, item)) in fields.iter().enumerate() {
-                if index > 0 {
-                    out.push_str(", ");
-                }
-                str_repr(key, out);
-                out.push_str(": ");
-                repr(item, out);
-            }
-            out.push('}');
-        }
-    }
-}
-
-/// Python's `repr` of a string: single quotes unless the text has one and no double
-/// quote; unprintable characters escaped (Python's `isprintable`, approximated for
-/// non-ASCII by the control, format and private-use characters).
-fn str_repr(text: &str, out: &mut String) {
-    let quote = if text.contains('\'') && !text.contains('"') {
-        '"'
-    } else {
-        '\''
-    };
-    out.push(quote);
-    for c in text.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if c == quote => {
-                out.push('\\');
-                out.push(c);
-            }
-            c if unprintable(c) => {
-                let code = u32::from(c);
-                let _ = match code {
-                    0..=0xff => write!(out, "\\x{code:02x}"),
-                    0x100..=0xffff => write!(out, "\\u{code:04x}"),
-                    _ => write!(out, "\\U{code:08x}"),
-                };
-            }
-            c => out.push(c),
-        }
-    }
-    out.push(quote);
-}
-
-fn unprintable(c: char) -> bool {
-    matches!(
-        u32::from(c),
-        0..=0x1f
-            | 0x7f..=0xa0
-            | 0xad
-            | 0x600..=0x605
-            | 0x180e
-            | 0x2000..=0x200f
-            | 0x2028..=0x202f
-            | 0x205f..=0x206f
-            | 0x3000
-            | 0xe000..=0xf8ff
-            | 0xfeff
-            | 0xfff9..=0xfffb
-            | 0xf0000..
-    )
-}
-
 #[cfg(test)]
 mod tests {
-    use serde_json::json;
-
     use super::*;
 
     #[test]
@@ -380,20 +271,5 @@ mod tests {
         let text = dumps_indented(&long, 1_000);
         assert!(text.len() > 1_000 && text.len() < 1_200, "{}", text.len());
         assert!(dumps_indented(&long, usize::MAX).starts_with(&text));
-    }
-
-    #[test]
-    fn str_is_pythons() {
-        assert_eq!(str_of(&json!("plain")), "plain");
-        assert_eq!(str_of(&json!(2473545728u64)), "2473545728");
-        assert_eq!(str_of(&json!(-3)), "-3");
-        assert_eq!(str_of(&json!(2.0)), "2.0");
-        assert_eq!(str_of(&json!(null)), "None");
-        assert_eq!(str_of(&json!(true)), "True");
-        assert_eq!(
-            str_of(&json!([1, "it's", "a\"b'", {"k": false}])),
-            r#"[1, "it's", 'a"b\'', {'k': False}]"#
-        );
-        assert_eq!(str_of(&json!(["\u{1}\u{e9}"])), "['\\x01é']");
     }
 }

@@ -6,6 +6,8 @@ use serde_json::{Map, Value};
 
 use super::format::{is_url, requote};
 use crate::HandlerError;
+use crate::git::is_py_space;
+use crate::pyvalue::truthy;
 use crate::time::global_time_from_unix;
 
 type Object = Map<String, Value>;
@@ -20,9 +22,9 @@ pub(super) fn join(pieces: &[String], separator: &str) -> String {
     kept.join(separator)
 }
 
-/// Python's `str.strip()`: its white space includes the separators `\x1c` to `\x1f`.
+/// Python's `str.strip()`.
 pub(super) fn py_strip(text: &str) -> &str {
-    text.trim_matches(|c: char| c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c))
+    text.trim_matches(is_py_space)
 }
 
 pub(super) fn render_block(block: &Value) -> Result<String, HandlerError> {
@@ -226,15 +228,4 @@ pub(super) fn as_str<'a>(value: &'a Value, key: &str) -> Result<&'a str, Handler
 /// `object.get(key)` where Python would find it true.
 pub(super) fn truthy_field<'a>(object: &'a Object, key: &str) -> Option<&'a Value> {
     object.get(key).filter(|value| truthy(value))
-}
-
-fn truthy(value: &Value) -> bool {
-    match value {
-        Value::Null => false,
-        Value::Bool(flag) => *flag,
-        Value::Number(number) => number.as_f64().is_some_and(|float| float != 0.0),
-        Value::String(text) => !text.is_empty(),
-        Value::Array(items) => !items.is_empty(),
-        Value::Object(fields) => !fields.is_empty(),
-    }
 }
