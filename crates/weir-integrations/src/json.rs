@@ -40,8 +40,8 @@ fn handler(payload: &Payload<'_>) -> Result<HandlerOutput, HandlerError> {
     let text = payload.json.as_str().ok_or(HandlerError::MalformedJson)?;
     let json: Json = serde_json::from_str(text).map_err(|_| HandlerError::MalformedJson)?;
     if !matches!(json, Json::Dict(_)) {
-        // Zulip's `JsonBodyPayload[dict[str, Any]]`.
-        return Err(HandlerError::Invalid("payload is not a dict".to_owned()));
+        // Zulip's `JsonBodyPayload[dict[str, Any]]`, whose errors name the body `request`.
+        return Err(HandlerError::Invalid("request is not a dict".to_owned()));
     }
     // Printing stops past what a message can hold: the server cuts the rest, exactly
     // where it would cut the whole text.
@@ -91,7 +91,7 @@ mod tests {
     fn refuses_what_is_not_an_object() {
         assert_eq!(
             run("[1]"),
-            Err(HandlerError::Invalid("payload is not a dict".into()))
+            Err(HandlerError::Invalid("request is not a dict".into()))
         );
         assert_eq!(run("{"), Err(HandlerError::MalformedJson));
     }

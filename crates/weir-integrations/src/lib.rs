@@ -131,7 +131,7 @@ pub enum HandlerError {
     /// e.g. a Grafana test notification).
     Anomalous,
     /// The payload is refused with this text (Zulip's validation of the body's type,
-    /// e.g. `payload is not a dict`).
+    /// e.g. `request is not a dict`).
     Invalid(String),
 }
 

@@ -48,7 +48,7 @@ fn zulips_json_tests_pass() {
             Case::inline(
                 "a body that is not an object",
                 "[1, 2]",
-                Expect::Error("payload is not a dict".into()),
+                Expect::Error("request is not a dict".into()),
             ),
         ],
     );
