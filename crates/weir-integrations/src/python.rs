@@ -266,6 +266,19 @@ mod tests {
     }
 
     #[test]
+    fn seventeen_digit_floats_read_back_as_python_reads_them() {
+        // serde_json's default parse is one unit in the last place off for these.
+        for text in [
+            "983909.1653714885",
+            "925289.8561116119",
+            "362313.55058785883",
+        ] {
+            let parsed: Json = serde_json::from_str(text).unwrap();
+            assert_eq!(dumps_indented(&parsed, usize::MAX), text);
+        }
+    }
+
+    #[test]
     fn dumps_stops_soon_after_the_limit() {
         let long = Json::List(vec![Json::Str("x".repeat(100)); 10_000]);
         let text = dumps_indented(&long, 1_000);
