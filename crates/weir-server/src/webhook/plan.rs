@@ -101,7 +101,8 @@ pub(crate) fn plan(
         Err(
             rejection @ (Rejection::MalformedJson
             | Rejection::EventTypeTooLong
-            | Rejection::AnomalousPayload { .. }),
+            | Rejection::AnomalousPayload { .. }
+            | Rejection::InvalidPayload(_)),
         ) => Err(ApiError::bad_request(rejection.to_string())),
     }
 }
