@@ -751,7 +751,7 @@ async fn a_group_in_use_is_not_deactivated_and_an_unused_one_is() {
 // ------------------------------------------------------------------------ mentions
 
 #[tokio::test]
-async fn group_mentions_render_while_the_group_is_active() {
+async fn group_mentions_render_aloud_while_the_group_is_active() {
     let server = server();
     let member = server.as_user(&MEMBER);
     let render = |content: &'static str| {
@@ -773,9 +773,10 @@ async fn group_mentions_render_while_the_group_is_active() {
         .post(&format!("/user_groups/{ENGINEERING}/deactivate"), &[])
         .await
         .ok();
+    // A deactivated group's mention stays, silent (Zulip's `UserGroupMentionPattern`).
     assert_eq!(
         render("@*engineering*").await,
-        "<p>@<em>engineering</em></p>"
+        "<p><span class=\"user-group-mention silent\" data-user-group-id=\"31\">engineering</span></p>"
     );
 }
 
