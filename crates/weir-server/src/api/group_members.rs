@@ -18,6 +18,7 @@ use crate::compose::{self, Destination, Outgoing};
 use crate::error::{ApiError, Error};
 use crate::http::auth::Caller;
 use crate::http::params::Params;
+use crate::rules::group_graph::GroupGraph;
 use crate::rules::limits::MAX_PRINCIPALS;
 use crate::store::{self, Memberships, UserRow};
 
@@ -76,9 +77,12 @@ pub async fn update_members(
         .into());
     }
     let heavy = changes.add.len() + changes.delete.len() > 100;
+    let groups = state.store().groups_for(caller.user_id).await?;
     state
         .store()
-        .write_weighted(heavy, move |conn| apply(conn, &caller, group_id, &changes))
+        .write_weighted(heavy, move |conn| {
+            apply(conn, &*groups.current(conn)?, &caller, group_id, &changes)
+        })
         .await?;
     success(Value::Null, params.into_ignored())
 }
@@ -102,9 +106,10 @@ pub async fn update_subgroups(
         )
         .into());
     }
+    let groups = state.store().groups_for(caller.user_id).await?;
     state
         .store()
-        .write(move |conn| apply(conn, &caller, group_id, &changes))
+        .write(move |conn| apply(conn, &*groups.current(conn)?, &caller, group_id, &changes))
         .await?;
     success(Value::Null, params.into_ignored())
 }
@@ -121,14 +126,14 @@ fn permission_for(
 
 fn apply(
     conn: &Connection,
+    graph: &GroupGraph,
     caller: &UserRow,
     group_id: i64,
     changes: &Changes,
 ) -> Result<(), Error> {
-    let graph = store::memberships(conn)?;
     let target = Target {
         conn,
-        graph: &graph,
+        graph,
         caller,
         group_id,
     };
@@ -168,7 +173,7 @@ fn refuse_first(
 /// The group a request changes, and who changes it.
 struct Target<'a> {
     conn: &'a Connection,
-    graph: &'a Memberships,
+    graph: &'a GroupGraph,
     caller: &'a UserRow,
     group_id: i64,
 }

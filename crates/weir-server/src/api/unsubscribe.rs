@@ -16,7 +16,7 @@ use crate::http::auth::Caller;
 use crate::http::params::Params;
 use crate::rules::access::visible_for_unsubscribe;
 use crate::rules::limits::{MAX_SUBSCRIPTIONS, check_list_len};
-use crate::store::{self, StreamRow, UserRow};
+use crate::store::{self, Groups, StreamRow, UserRow};
 
 /// Feature level from which users may remove bots they own.
 const BOT_OWNERS_REMOVE_BOTS_LEVEL: u32 = 145;
@@ -32,10 +32,16 @@ pub async fn unsubscribe(
     let ignored = params.into_ignored();
     let level = state.feature_level();
     let heavy = is_heavy(names.len(), principals.len());
+    // Only removing others can need the groups (see `remove`).
+    let groups = if principals.is_empty() {
+        None
+    } else {
+        Some(state.store().groups_for(caller.user_id).await?)
+    };
     let response = state
         .store()
         .write_weighted(heavy, move |conn| {
-            remove(conn, &caller, &names, &principals, level)
+            remove(conn, groups.as_ref(), &caller, &names, &principals, level)
         })
         .await?;
     success_weighted(heavy, response, ignored).await
@@ -43,6 +49,7 @@ pub async fn unsubscribe(
 
 fn remove(
     conn: &Connection,
+    groups: Option<&Groups>,
     caller: &UserRow,
     raw_names: &[String],
     principals: &[Principal],
@@ -84,7 +91,10 @@ fn remove(
             .all(|target| target.user_id == caller.user_id || owns_bot(target));
         // Else the stream's groups decide, stream by stream (loaded only then).
         if !only_self_and_own_bots {
-            let graph = store::memberships(conn)?;
+            let graph = match groups {
+                Some(groups) => groups.current(conn)?,
+                None => return Err(ApiError::bad_request("Insufficient permission").into()),
+            };
             if !visible
                 .iter()
                 .all(|stream| may_remove_others(&graph, caller, stream, feature_level))

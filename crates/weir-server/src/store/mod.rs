@@ -9,6 +9,7 @@
 
 mod cache;
 mod checkpoint;
+mod group_cache;
 mod groups;
 mod messages;
 mod schema;
@@ -26,6 +27,7 @@ use std::sync::{Arc, Mutex};
 use rusqlite::{Connection, OpenFlags};
 use tokio::sync::{mpsc, oneshot, watch};
 
+pub use group_cache::Groups;
 pub use groups::*;
 pub use messages::*;
 pub use settings::*;
@@ -53,6 +55,7 @@ pub struct Store {
     readers: Arc<ReaderPool>,
     users: Arc<cache::UserCache>,
     targets: Arc<PostTargets>,
+    groups: Arc<group_cache::GroupCache>,
 }
 
 /// A job as [`Store::write`] queues it: the work, its latest outcome, and who waits.
@@ -127,7 +130,10 @@ impl Store {
         let users = Arc::new(cache::UserCache::default());
         let targets = Arc::new(PostTargets::default());
         PostTargets::watch_subscriptions(&writer)?;
+        group_cache::watch_groups(&writer)?;
+        let groups = Arc::new(group_cache::GroupCache::default());
         let (users_changed, targets_changed) = (users.dirty_flag(), targets.stale_flag());
+        let groups_changed = groups.dirty_flag();
         writer.update_hook(Some(
             move |_: rusqlite::hooks::Action, _: &str, table: &str, _: i64| {
                 use std::sync::atomic::Ordering::Release;
@@ -136,6 +142,9 @@ impl Store {
                 }
                 if PostTargets::is_watched(table) {
                     targets_changed.store(true, Release);
+                }
+                if group_cache::WATCHED.contains(&table) {
+                    groups_changed.store(true, Release);
                 }
             },
         ));
@@ -146,6 +155,7 @@ impl Store {
         let caches = writer::Caches {
             users: Arc::clone(&users),
             targets: Arc::clone(&targets),
+            groups: Arc::clone(&groups),
         };
         let readers = Arc::new(ReaderPool {
             path,
@@ -162,7 +172,21 @@ impl Store {
             readers,
             users,
             targets,
+            groups,
         })
+    }
+
+    /// The groups' membership graph as of the last commit, with `user_id`'s groups
+    /// resolved, for checking that user's permissions: from memory when nothing changed,
+    /// else read on a reader thread, so that no walk of the groups runs on the async
+    /// threads. A write job takes it with [`Groups::current`].
+    pub async fn groups_for(&self, user_id: i64) -> Result<Groups> {
+        if let Some(known) = Groups::known(&self.groups, user_id) {
+            return Ok(known);
+        }
+        let cache = Arc::clone(&self.groups);
+        self.read(move |conn| Groups::resolve(&cache, conn, user_id))
+            .await
     }
 
     /// The writer's memory of post targets, for write jobs that post to streams.
