@@ -14,7 +14,7 @@ use crate::AppState;
 use crate::error::{ApiError, Error};
 use crate::http::auth::Caller;
 use crate::http::params::Params;
-use crate::rules::access::visible_for_unsubscribe;
+use crate::rules::access::{has_content_access, visible_for_unsubscribe};
 use crate::rules::limits::{MAX_SUBSCRIPTIONS, check_list_len};
 use crate::store::{self, Groups, StreamRow, UserRow};
 
@@ -59,17 +59,23 @@ fn remove(
     let names = unique_stream_names(raw_names)?;
 
     let mut visible: Vec<StreamRow> = Vec::with_capacity(names.len());
+    // The visible streams whose content the caller may read (Zulip's basic access).
+    let mut readable: Vec<bool> = Vec::with_capacity(names.len());
     let mut first_missing: Option<&str> = None;
     for name in &names {
         let found = match store::stream_by_name(conn, name)? {
             Some(stream) => {
                 let subscribed = store::is_subscribed(conn, caller.user_id, stream.stream_id)?;
-                visible_for_unsubscribe(caller, &stream, subscribed).then_some(stream)
+                visible_for_unsubscribe(caller, &stream, subscribed)
+                    .then(|| (has_content_access(caller, &stream, subscribed), stream))
             }
             None => None,
         };
         match found {
-            Some(stream) => visible.push(stream),
+            Some((content_access, stream)) => {
+                readable.push(content_access);
+                visible.push(stream);
+            }
             None => {
                 first_missing.get_or_insert(name);
             }
@@ -89,8 +95,13 @@ fn remove(
         let only_self_and_own_bots = targets
             .iter()
             .all(|target| target.user_id == caller.user_id || owns_bot(target));
-        // Else the stream's groups decide, stream by stream (loaded only then).
+        // Else, as Zulip's `can_remove_subscribers_from_stream`: basic access to the
+        // stream first (a guest reads only streams they are in, public or not), then the
+        // stream's groups, stream by stream (loaded only then).
         if !only_self_and_own_bots {
+            if readable.contains(&false) {
+                return Err(ApiError::bad_request("Insufficient permission").into());
+            }
             let graph = match groups {
                 Some(groups) => groups.current(conn)?,
                 None => return Err(ApiError::bad_request("Insufficient permission").into()),
