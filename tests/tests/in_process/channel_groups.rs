@@ -221,7 +221,12 @@ async fn a_guest_in_can_remove_subscribers_group_removes_others_only_where_subsc
     remove(ENGINEERING_STREAM.name, OWNER.id)
         .await
         .bad_request(PERMISSION);
-    assert!(server.members_of(ENGINEERING_STREAM.id).await.contains(&OWNER.id));
+    assert!(
+        server
+            .members_of(ENGINEERING_STREAM.id)
+            .await
+            .contains(&OWNER.id)
+    );
     // Design is public and the guest is in it.
     let r = remove(DESIGN.name, MODERATOR.id).await;
     assert_unsubscribed(&r, &[DESIGN.name], &[]);

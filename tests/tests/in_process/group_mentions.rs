@@ -139,7 +139,9 @@ async fn last_mention(server: &TestServer) -> String {
         )
         .await;
     let messages = r.ok()["messages"].as_array().cloned().unwrap_or_default();
-    let last = messages.last().unwrap_or_else(|| panic!("no message: {}", r.debug()));
+    let last = messages
+        .last()
+        .unwrap_or_else(|| panic!("no message: {}", r.debug()));
     last["content"].as_str().unwrap_or_default().to_owned()
 }
 
@@ -161,7 +163,9 @@ async fn nobody_may_mention_a_system_group_aloud() {
         .await
         .bad_request("You are not allowed to mention user group 'role:members'.");
     // Silently, anyone may.
-    send(&server.as_user(&GUEST), "@_*role:everyone*").await.ok();
+    send(&server.as_user(&GUEST), "@_*role:everyone*")
+        .await
+        .ok();
     assert_eq!(
         last_mention(&server).await,
         format!(

@@ -17,7 +17,11 @@ async fn a_setting_naming_a_thousand_nested_groups_holds_whoever_is_in_the_inner
     // nest 1 ⊂ nest 2 ⊂ … ⊂ nest 1000, Mona directly in nest 1 alone.
     let mut nested: Vec<u64> = Vec::new();
     for n in 1..=1_000 {
-        let members = if n == 1 { json!([MODERATOR.id]) } else { json!([]) };
+        let members = if n == 1 {
+            json!([MODERATOR.id])
+        } else {
+            json!([])
+        };
         let r = owner
             .post(
                 "/user_groups/create",
@@ -25,7 +29,10 @@ async fn a_setting_naming_a_thousand_nested_groups_holds_whoever_is_in_the_inner
                     ("name", json!(format!("nest {n}"))),
                     ("description", json!("")),
                     ("members", members),
-                    ("subgroups", json!(nested.last().map_or(vec![], |g| vec![*g]))),
+                    (
+                        "subgroups",
+                        json!(nested.last().map_or(vec![], |g| vec![*g])),
+                    ),
                 ],
             )
             .await;
@@ -66,7 +73,10 @@ async fn a_setting_naming_a_thousand_nested_groups_holds_whoever_is_in_the_inner
         .ok();
     describe(&MODERATOR, "again").await.bad_request(PERMISSION);
     owner
-        .post(&members_path(nested[999]), &[("add", json!([MODERATOR.id]))])
+        .post(
+            &members_path(nested[999]),
+            &[("add", json!([MODERATOR.id]))],
+        )
         .await
         .ok();
     describe(&MODERATOR, "once more").await.ok();

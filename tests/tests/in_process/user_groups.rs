@@ -472,9 +472,13 @@ async fn whoever_may_add_or_remove_anyone_may_add_or_remove_themself() {
     )
     .await
     .ok();
-    change(&server.as_user(&ADMIN), BACKEND, &[("add", json!([ADMIN.id]))])
-        .await
-        .bad_request(PERMISSION);
+    change(
+        &server.as_user(&ADMIN),
+        BACKEND,
+        &[("add", json!([ADMIN.id]))],
+    )
+    .await
+    .bad_request(PERMISSION);
     // ...and from `can_leave_group` to `can_remove_members_group`.
     change(
         &server.as_user(&MODERATOR),

@@ -98,8 +98,10 @@ impl Server {
         let subscribers: Vec<i64> = std::iter::once(1).chain(PEOPLE).collect();
         let mut groups: Vec<Value> = (FIRST..FIRST + COUNT)
             .map(|group| {
-                let below: Vec<String> =
-                    subgroups_of(group).iter().map(|g| format!("n{g}")).collect();
+                let below: Vec<String> = subgroups_of(group)
+                    .iter()
+                    .map(|g| format!("n{g}"))
+                    .collect();
                 json!({"group_id": group, "name": format!("n{group}"),
                        "members": members_of(group), "subgroups": below})
             })
