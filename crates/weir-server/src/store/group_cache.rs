@@ -173,6 +173,7 @@ impl Groups {
 #[cfg(test)]
 mod tests {
     use crate::error::Error;
+    use crate::rules::groups::SettingValue;
     use crate::store::{Store, system};
 
     async fn store() -> (tempfile::TempDir, Store) {
@@ -237,6 +238,26 @@ mod tests {
                 .is_member(20, 1, true)
         );
         assert_eq!(store.groups.builds(), 2);
+        // A user deactivated: read again, and they hold nothing any more.
+        store
+            .write(|conn| {
+                conn.execute("UPDATE users SET is_active = 0 WHERE user_id = 1", [])?;
+                Ok::<_, Error>(())
+            })
+            .await
+            .unwrap();
+        let after = store.groups_for(2).await.unwrap();
+        assert_eq!(store.groups.builds(), 3);
+        assert!(
+            !after
+                .graph()
+                .holds(&SettingValue::Group(system::EVERYONE), 1)
+        );
+        assert!(
+            after
+                .graph()
+                .holds(&SettingValue::Group(system::EVERYONE), 2)
+        );
     }
 
     #[tokio::test]
@@ -267,7 +288,7 @@ mod tests {
                 let graph = given.current(conn)?;
                 Ok::<_, Error>((
                     graph.is_member(20, 2, true),
-                    graph.holds(&crate::rules::groups::SettingValue::Group(20), 2),
+                    graph.holds(&SettingValue::Group(20), 2),
                 ))
             })
             .await
