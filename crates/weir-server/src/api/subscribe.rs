@@ -68,7 +68,7 @@ pub async fn subscribe(
     };
     let level = state.feature_level();
     let heavy = is_heavy(request.names.len(), request.principals.len());
-    let groups = state.store().groups_for(caller.user_id).await?;
+    let groups = state.store().groups_later(caller.user_id);
     let response = state
         .store()
         .write_weighted(heavy, move |conn| {

@@ -32,16 +32,11 @@ pub async fn unsubscribe(
     let ignored = params.into_ignored();
     let level = state.feature_level();
     let heavy = is_heavy(names.len(), principals.len());
-    // Only removing others can need the groups (see `remove`).
-    let groups = if principals.is_empty() {
-        None
-    } else {
-        Some(state.store().groups_for(caller.user_id).await?)
-    };
+    let groups = state.store().groups_later(caller.user_id);
     let response = state
         .store()
         .write_weighted(heavy, move |conn| {
-            remove(conn, groups.as_ref(), &caller, &names, &principals, level)
+            remove(conn, &groups, &caller, &names, &principals, level)
         })
         .await?;
     success_weighted(heavy, response, ignored).await
@@ -49,7 +44,7 @@ pub async fn unsubscribe(
 
 fn remove(
     conn: &Connection,
-    groups: Option<&Groups>,
+    groups: &Groups,
     caller: &UserRow,
     raw_names: &[String],
     principals: &[Principal],
@@ -102,10 +97,7 @@ fn remove(
             if readable.contains(&false) {
                 return Err(ApiError::bad_request("Insufficient permission").into());
             }
-            let graph = match groups {
-                Some(groups) => groups.current(conn)?,
-                None => return Err(ApiError::bad_request("Insufficient permission").into()),
-            };
+            let graph = groups.current(conn)?;
             if !visible
                 .iter()
                 .all(|stream| may_remove_others(&graph, caller, stream, feature_level))

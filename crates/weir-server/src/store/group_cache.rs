@@ -99,10 +99,11 @@ impl GroupCache {
     }
 }
 
-/// The graph one request checks permissions against, with its user's groups resolved.
+/// The graph one request checks permissions against, with its user's groups resolved
+/// (`None`: not read yet, see [`Groups::later`]).
 #[derive(Clone)]
 pub struct Groups {
-    graph: Arc<GroupGraph>,
+    graph: Option<Arc<GroupGraph>>,
     generation: u64,
     user_id: i64,
     cache: Arc<GroupCache>,
@@ -127,7 +128,7 @@ impl Groups {
         };
         graph.groups_of(user_id);
         Ok(Self {
-            graph,
+            graph: Some(graph),
             generation,
             user_id,
             cache: Arc::clone(cache),
@@ -138,16 +139,30 @@ impl Groups {
     pub(super) fn known(cache: &Arc<GroupCache>, user_id: i64) -> Option<Self> {
         let (generation, graph) = cache.cached()?;
         graph.knows(user_id).then(|| Self {
-            graph,
+            graph: Some(graph),
             generation,
             user_id,
             cache: Arc::clone(cache),
         })
     }
 
+    /// On the async thread, for requests that seldom need the groups: the cached graph,
+    /// or nothing yet, in which case [`Groups::current`] reads it if the job needs it.
+    pub(super) fn later(cache: &Arc<GroupCache>, user_id: i64) -> Self {
+        let (generation, graph) = cache
+            .cached()
+            .map_or((0, None), |(generation, graph)| (generation, Some(graph)));
+        Self {
+            graph,
+            generation,
+            user_id,
+            cache: Arc::clone(cache),
+        }
+    }
+
     /// The graph, for a read job (it need only be as of some recent commit).
-    pub fn graph(&self) -> &Arc<GroupGraph> {
-        &self.graph
+    pub fn graph(&self) -> Option<&Arc<GroupGraph>> {
+        self.graph.as_ref()
     }
 
     /// For a write job on the writer's `conn`: the graph resolved before the job was
@@ -155,8 +170,11 @@ impl Groups {
     /// the graph read again from `conn`, off the async threads.
     pub fn current(&self, conn: &Connection) -> Result<Arc<GroupGraph>> {
         let dirty = self.cache.dirty.load(Ordering::Acquire);
-        if !dirty && self.cache.generation() == self.generation {
-            return Ok(Arc::clone(&self.graph));
+        if let Some(graph) = &self.graph
+            && !dirty
+            && self.cache.generation() == self.generation
+        {
+            return Ok(Arc::clone(graph));
         }
         super::writer::off_async_threads(true, || {
             let generation = self.cache.generation();
@@ -212,7 +230,7 @@ mod tests {
         store.groups_for(1).await.unwrap();
         store.groups_for(2).await.unwrap();
         assert_eq!(store.groups.builds(), 1);
-        assert!(first.graph().is_member(system::EVERYONE, 1, false));
+        assert!(first.graph().unwrap().is_member(system::EVERYONE, 1, false));
         // A change elsewhere keeps it.
         store
             .write(|conn| {
@@ -235,6 +253,7 @@ mod tests {
                 .await
                 .unwrap()
                 .graph()
+                .unwrap()
                 .is_member(20, 1, true)
         );
         assert_eq!(store.groups.builds(), 2);
@@ -251,11 +270,13 @@ mod tests {
         assert!(
             !after
                 .graph()
+                .unwrap()
                 .holds(&SettingValue::Group(system::EVERYONE), 1)
         );
         assert!(
             after
                 .graph()
+                .unwrap()
                 .holds(&SettingValue::Group(system::EVERYONE), 2)
         );
     }
@@ -294,5 +315,24 @@ mod tests {
             .await
             .unwrap();
         assert!(!own && !removed);
+    }
+
+    #[tokio::test]
+    async fn a_graph_left_for_later_is_read_by_the_job_that_needs_it() {
+        let (_dir, store) = store().await;
+        let later = store.groups_later(1);
+        assert!(later.graph().is_none());
+        assert_eq!(store.groups.builds(), 0);
+        let held = store
+            .write(move |conn| {
+                Ok::<_, Error>(later.current(conn)?.is_member(system::EVERYONE, 1, false))
+            })
+            .await
+            .unwrap();
+        assert!(held);
+        // Read in the job, kept for the requests after it.
+        assert!(store.groups_later(1).graph().is_some());
+        store.groups_for(1).await.unwrap();
+        assert_eq!(store.groups.builds(), 1);
     }
 }

@@ -176,6 +176,13 @@ impl Store {
         })
     }
 
+    /// Like [`Store::groups_for`] for requests that seldom need the groups (subscribing,
+    /// unsubscribing): the cached graph if there is one, else nothing is read now and a
+    /// write job that needs the graph reads it (off the async threads, once per change).
+    pub fn groups_later(&self, user_id: i64) -> Groups {
+        Groups::later(&self.groups, user_id)
+    }
+
     /// The groups' membership graph as of the last commit, with `user_id`'s groups
     /// resolved, for checking that user's permissions: from memory when nothing changed,
     /// else read on a reader thread, so that no walk of the groups runs on the async
