@@ -32,7 +32,13 @@ pub async fn unsubscribe(
     let ignored = params.into_ignored();
     let level = state.feature_level();
     let heavy = is_heavy(names.len(), principals.len());
-    let groups = state.store().groups_later(caller.user_id);
+    // The groups decide only when someone who is no administrator removes others:
+    // resolved now, on a reader, only then.
+    let groups = if caller.is_org_admin() || principals.is_empty() {
+        state.store().groups_later(caller.user_id)
+    } else {
+        state.store().groups_for(caller.user_id).await?
+    };
     let response = state
         .store()
         .write_weighted(heavy, move |conn| {

@@ -176,9 +176,10 @@ impl Store {
         })
     }
 
-    /// Like [`Store::groups_for`] for requests that seldom need the groups (subscribing,
-    /// unsubscribing): the cached graph if there is one, else nothing is read now and a
-    /// write job that needs the graph reads it (off the async threads, once per change).
+    /// Like [`Store::groups_for`] for requests that will not need the groups (an
+    /// administrator subscribing people): the cached graph if there is one, else nothing
+    /// is read now, and a write job that needs the graph after all reads it (off the
+    /// async threads, but in the writer).
     pub fn groups_later(&self, user_id: i64) -> Groups {
         Groups::later(&self.groups, user_id)
     }
