@@ -77,11 +77,10 @@ pub async fn update_members(
         .into());
     }
     let heavy = changes.add.len() + changes.delete.len() > 100;
-    let groups = state.store().groups_for(caller.user_id).await?;
     state
         .store()
-        .write_weighted(heavy, move |conn| {
-            apply(conn, &*groups.current(conn)?, &caller, group_id, &changes)
+        .write_with_groups(caller.user_id, heavy, move |conn, graph| {
+            apply(conn, graph, &caller, group_id, &changes)
         })
         .await?;
     success(Value::Null, params.into_ignored())
@@ -106,10 +105,11 @@ pub async fn update_subgroups(
         )
         .into());
     }
-    let groups = state.store().groups_for(caller.user_id).await?;
     state
         .store()
-        .write(move |conn| apply(conn, &*groups.current(conn)?, &caller, group_id, &changes))
+        .write_with_groups(caller.user_id, false, move |conn, graph| {
+            apply(conn, graph, &caller, group_id, &changes)
+        })
         .await?;
     success(Value::Null, params.into_ignored())
 }

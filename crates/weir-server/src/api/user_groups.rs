@@ -158,10 +158,11 @@ pub async fn create(
         subgroups,
         settings,
     };
-    let groups = state.store().groups_for(caller.user_id).await?;
     let group_id = state
         .store()
-        .write(move |conn| create_group(conn, &*groups.current(conn)?, &caller, &request))
+        .write_with_groups(caller.user_id, false, move |conn, graph| {
+            create_group(conn, graph, &caller, &request)
+        })
         .await?;
     // Zulip added `group_id` at level 317; it is sent at every level, since the API
     // document requires it and older clients ignore it.
@@ -270,12 +271,10 @@ pub async fn update(
         settings,
     };
     let level = state.feature_level();
-    let groups = state.store().groups_for(caller.user_id).await?;
     state
         .store()
-        .write(move |conn| {
-            let graph = groups.current(conn)?;
-            update_group(conn, &graph, &caller, group_id, &request, level)
+        .write_with_groups(caller.user_id, false, move |conn, graph| {
+            update_group(conn, graph, &caller, group_id, &request, level)
         })
         .await?;
     success(Value::Null, params.into_ignored())
@@ -343,10 +342,11 @@ pub async fn deactivate(
 ) -> ApiResult {
     require_member(&caller)?;
     let group_id = parse_group_id(&group_id)?;
-    let groups = state.store().groups_for(caller.user_id).await?;
     state
         .store()
-        .write(move |conn| deactivate_group(conn, &*groups.current(conn)?, &caller, group_id))
+        .write_with_groups(caller.user_id, false, move |conn, graph| {
+            deactivate_group(conn, graph, &caller, group_id)
+        })
         .await?;
     success(Value::Null, params.into_ignored())
 }

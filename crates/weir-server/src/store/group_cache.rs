@@ -48,8 +48,10 @@ pub struct GroupCache {
     /// Set by the writer's update hook; read after each commit.
     dirty: Arc<AtomicBool>,
     graph: RwLock<Option<(u64, Arc<GroupGraph>)>>,
-    /// How many times the graph was read from the database (for tests).
+    /// How many times the graph was read from the database, and how many of them in the
+    /// writer (for tests).
     builds: AtomicU64,
+    writer_builds: AtomicU64,
 }
 
 impl GroupCache {
@@ -96,6 +98,11 @@ impl GroupCache {
     #[cfg(test)]
     pub fn builds(&self) -> u64 {
         self.builds.load(Ordering::Relaxed)
+    }
+
+    #[cfg(test)]
+    pub fn writer_builds(&self) -> u64 {
+        self.writer_builds.load(Ordering::Relaxed)
     }
 }
 
@@ -165,17 +172,25 @@ impl Groups {
         self.graph.as_ref()
     }
 
+    /// For a write job: the graph resolved before the job was queued, if no group or user
+    /// changed since (the writer's transaction included).
+    pub fn if_current(&self) -> Option<Arc<GroupGraph>> {
+        let dirty = self.cache.dirty.load(Ordering::Acquire);
+        self.graph
+            .as_ref()
+            .filter(|_| !dirty && self.cache.generation() == self.generation)
+            .map(Arc::clone)
+    }
+
     /// For a write job on the writer's `conn`: the graph resolved before the job was
     /// queued if no group or user changed since (the usual case: nothing to do), else
     /// the graph read again from `conn`, off the async threads.
     pub fn current(&self, conn: &Connection) -> Result<Arc<GroupGraph>> {
-        let dirty = self.cache.dirty.load(Ordering::Acquire);
-        if let Some(graph) = &self.graph
-            && !dirty
-            && self.cache.generation() == self.generation
-        {
-            return Ok(Arc::clone(graph));
+        if let Some(graph) = self.if_current() {
+            return Ok(graph);
         }
+        let dirty = self.cache.dirty.load(Ordering::Acquire);
+        self.cache.writer_builds.fetch_add(1, Ordering::Relaxed);
         super::writer::off_async_threads(true, || {
             let generation = self.cache.generation();
             let graph = self.cache.build(conn)?;
@@ -315,6 +330,25 @@ mod tests {
             .await
             .unwrap();
         assert!(!own && !removed);
+    }
+
+    #[tokio::test]
+    async fn a_change_racing_a_request_makes_it_resolve_the_groups_again_not_the_writer() {
+        let (_dir, store) = store().await;
+        store.groups_for(2).await.unwrap();
+        // Queued together, the change and the request share the writer's transaction:
+        // the request's graph is stale by the time its job runs.
+        let (_, seen) = tokio::join!(
+            store.write(add_member(2)),
+            store.write_with_groups(2, false, |_conn, graph| {
+                Ok::<_, Error>(graph.is_member(20, 2, true))
+            })
+        );
+        assert!(seen.unwrap());
+        assert_eq!(
+            (store.groups.builds(), store.groups.writer_builds()),
+            (2, 0)
+        );
     }
 
     #[tokio::test]

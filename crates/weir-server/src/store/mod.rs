@@ -36,6 +36,7 @@ pub use targets::PostTargets;
 pub use users::*;
 
 use crate::error::{Error, Result};
+use crate::rules::group_graph::GroupGraph;
 
 /// File name of the database inside the data dir.
 pub const DATABASE_FILE: &str = "weir.sqlite3";
@@ -45,6 +46,10 @@ const WRITER_CACHE_KIB: i64 = 64 * 1024;
 
 /// Read connections kept open between requests.
 const MAX_IDLE_READERS: usize = 8;
+
+/// How often [`Store::write_with_groups`] resolves the groups before it lets the writer
+/// read them itself: each retry follows a change to the groups that raced the request.
+const GROUP_ATTEMPTS: usize = 4;
 
 use writer::{Commit, Job};
 
@@ -174,6 +179,40 @@ impl Store {
             targets,
             groups,
         })
+    }
+
+    /// Runs `work` on the writer with the groups' graph and `user_id`'s groups resolved
+    /// on a reader first. If the groups changed in between, it resolves them again and
+    /// retries, so that no graph is read or walked in the writer; only after
+    /// [`GROUP_ATTEMPTS`] such races is the graph read there.
+    pub async fn write_with_groups<T, E, F>(
+        &self,
+        user_id: i64,
+        heavy: bool,
+        work: F,
+    ) -> Result<T, E>
+    where
+        T: Send + 'static,
+        E: From<Error> + Send + 'static,
+        F: Fn(&Connection, &GroupGraph) -> Result<T, E> + Send + Sync + 'static,
+    {
+        let work = Arc::new(work);
+        for _ in 1..GROUP_ATTEMPTS {
+            let groups = self.groups_for(user_id).await?;
+            let attempt = Arc::clone(&work);
+            let done = self
+                .write_weighted(heavy, move |conn| match groups.if_current() {
+                    Some(graph) => attempt(conn, &graph).map(Some),
+                    None => Ok(None),
+                })
+                .await?;
+            if let Some(value) = done {
+                return Ok(value);
+            }
+        }
+        let groups = self.groups_for(user_id).await?;
+        self.write_weighted(heavy, move |conn| work(conn, &*groups.current(conn)?))
+            .await
     }
 
     /// Like [`Store::groups_for`] for requests that will not need the groups (an
