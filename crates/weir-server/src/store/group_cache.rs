@@ -1,12 +1,12 @@
 //! The groups' membership graph, kept between requests so that permission checks do
 //! not read every group and user each time, and built on a reader thread, never on the
-//! async threads or in the writer.
+//! async threads (in the writer only as a last resort, see `Store::write_with_groups`).
 //!
 //! Invalidated like the user cache: the writer's update hook notices any change to
-//! users, members or subgroups (see [`WATCHED`]), and after that group's commit the graph is dropped and
-//! the generation bumped. A graph read before the bump is never kept after it, and a
-//! write job uses the graph it was given only if the generation is unchanged and its
-//! own transaction changed nothing yet ([`Groups::current`]).
+//! users, members or subgroups (see [`WATCHED`]), and after that group's commit the
+//! graph is dropped and the generation bumped. A graph read before the bump is never
+//! kept after it, and a write job uses the graph it was given only if the generation is
+//! unchanged and its own transaction changed nothing yet ([`Groups::if_current`]).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, PoisonError, RwLock};
