@@ -16,8 +16,9 @@ use super::groups::SettingValue;
 use crate::store::Memberships;
 
 /// How many users' groups one graph remembers; beyond that they are found again each
-/// time (still in bounded time), so that memory stays bounded too.
-const MAX_REMEMBERED_USERS: usize = 4_096;
+/// time (still in bounded time), so that memory stays bounded too: at most this many
+/// sets of group ids (about 10 MB were each of them 1,000 groups).
+const MAX_REMEMBERED_USERS: usize = 1_024;
 
 /// The membership graph, indexed upwards, with the groups of the users asked about.
 #[derive(Debug, Default)]
