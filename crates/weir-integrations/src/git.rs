@@ -22,6 +22,11 @@ pub fn topic_with_pr_or_issue(repo: &str, kind: &str, id: i64, title: &str) -> S
     format!("{repo} / {kind} #{id} {title}")
 }
 
+/// `TOPIC_WITH_RELEASE_TEMPLATE`: `{repo} / {tag} {title}`.
+pub fn topic_with_release(repo: &str, tag: &str, title: &str) -> String {
+    format!("{repo} / {tag} {title}")
+}
+
 /// One commit of a push, as Zulip's `commits_data` entries.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Commit<'a> {
@@ -101,6 +106,19 @@ pub fn force_push_message(user_name: &str, url: &str, branch_name: &str, head: &
 /// `REMOVE_BRANCH_MESSAGE_TEMPLATE`.
 pub fn remove_branch_message(user_name: &str, branch_name: &str) -> String {
     format!("{user_name} deleted branch {branch_name}.")
+}
+
+/// `get_create_branch_event_message`: the branch linked when there is a URL.
+pub fn create_branch_message(user_name: &str, url: Option<&str>, branch_name: &str) -> String {
+    match url {
+        Some(url) => format!("{user_name} created [{branch_name}]({url}) branch."),
+        None => format!("{user_name} created {branch_name} branch."),
+    }
+}
+
+/// `REMOVE_TAG_MESSAGE_TEMPLATE`.
+pub fn remove_tag_message(user_name: &str, tag_name: &str) -> String {
+    format!("{user_name} deleted tag {tag_name}.")
 }
 
 /// The arguments of `get_pull_request_event_message` (also used for issues, with
@@ -234,6 +252,88 @@ pub fn commits_comment_action_message(
     content
 }
 
+/// `get_issue_labeled_or_unlabeled_event_message`: `action` is `added` or `removed`.
+pub fn issue_labeled_or_unlabeled_message(
+    user_name: &str,
+    user_url: &str,
+    action: &str,
+    label_name: &str,
+    url: &str,
+    number: i64,
+    title: Option<&str>,
+) -> String {
+    let preposition = if action == "added" { "to" } else { "from" };
+    let title = title.map(|title| format!(" {title}")).unwrap_or_default();
+    format!(
+        "[{user_name}]({user_url}) {action} the {label_name} label {preposition} \
+         [Issue #{number}{title}]({url})."
+    )
+}
+
+/// A milestone added to or removed from an issue
+/// (`get_issue_milestoned_or_demilestoned_event_message`).
+#[derive(Debug, Clone, Copy)]
+pub struct IssueMilestoneEvent<'a> {
+    pub user_name: &'a str,
+    pub user_url: &'a str,
+    /// `added` or `removed`.
+    pub action: &'a str,
+    pub milestone_name: &'a str,
+    pub milestone_url: &'a str,
+    pub url: &'a str,
+    pub number: i64,
+    pub title: Option<&'a str>,
+}
+
+pub fn issue_milestoned_or_demilestoned_message(event: &IssueMilestoneEvent<'_>) -> String {
+    let preposition = if event.action == "added" {
+        "to"
+    } else {
+        "from"
+    };
+    let title = event
+        .title
+        .map(|title| format!(" {title}"))
+        .unwrap_or_default();
+    format!(
+        "[{user}]({user_url}) {action} milestone [{milestone}]({milestone_url}) {preposition} \
+         [issue #{number}{title}]({url}).",
+        user = event.user_name,
+        user_url = event.user_url,
+        action = event.action,
+        milestone = event.milestone_name,
+        milestone_url = event.milestone_url,
+        number = event.number,
+        url = event.url,
+    )
+}
+
+/// `get_release_event_message` (`RELEASE_MESSAGE_TEMPLATE`).
+pub fn release_message(
+    user_name: &str,
+    action: &str,
+    tag_name: &str,
+    release_name: &str,
+    url: &str,
+) -> String {
+    format!("{user_name} {action} release [{release_name}]({url}) for tag {tag_name}.")
+}
+
+/// `RELEASE_MESSAGE_TEMPLATE_WITHOUT_USER_NAME`, or `..._WITHOUT_URL` when `url` is
+/// `None`: `Release [v1](url) for tag v1 was created.`
+pub fn release_message_without_user_name(
+    release_name: &str,
+    url: Option<&str>,
+    tagname: &str,
+    action: &str,
+) -> String {
+    let release = match url {
+        Some(url) => format!("[{release_name}]({url})"),
+        None => release_name.to_owned(),
+    };
+    format!("Release {release} for tag {tagname} was {action}.")
+}
+
 /// `get_commits_content`: a bullet per commit (first line of its message), at most
 /// [`COMMITS_LIMIT`], then how many were left out.
 pub fn commits_content(commits: &[Commit<'_>], is_truncated: bool) -> String {
@@ -270,7 +370,7 @@ pub fn is_branch_name_notifiable(branch: &str, branches: Option<&str>) -> bool {
 }
 
 /// `CONTENT_MESSAGE_TEMPLATE`.
-fn quote(message: &str) -> String {
+pub fn quote(message: &str) -> String {
     format!("\n~~~ quote\n{message}\n~~~")
 }
 
@@ -317,7 +417,7 @@ pub fn rstrip(text: &str) -> &str {
 }
 
 /// Python's `str.strip()`.
-fn py_strip(text: &str) -> &str {
+pub fn py_strip(text: &str) -> &str {
     text.trim_matches(is_py_space)
 }
 
@@ -463,6 +563,79 @@ mod tests {
             issue_message(&event),
             "Al added their approval for [issue #1](https://git.test/pr/1) (assigned reviewers: Cy)."
         );
+    }
+
+    #[test]
+    fn words_labels_milestones_and_releases() {
+        assert_eq!(
+            issue_labeled_or_unlabeled_message(
+                "Al",
+                "https://u",
+                "removed",
+                "bug",
+                "https://i",
+                9,
+                None
+            ),
+            "[Al](https://u) removed the bug label from [Issue #9](https://i)."
+        );
+        assert_eq!(
+            issue_labeled_or_unlabeled_message(
+                "Al",
+                "https://u",
+                "added",
+                "bug",
+                "https://i",
+                9,
+                Some("T")
+            ),
+            "[Al](https://u) added the bug label to [Issue #9 T](https://i)."
+        );
+        let event = IssueMilestoneEvent {
+            user_name: "Al",
+            user_url: "https://u",
+            action: "added",
+            milestone_name: "v2",
+            milestone_url: "https://m",
+            url: "https://i",
+            number: 6,
+            title: Some("T"),
+        };
+        assert_eq!(
+            issue_milestoned_or_demilestoned_message(&event),
+            "[Al](https://u) added milestone [v2](https://m) to [issue #6 T](https://i)."
+        );
+        let removed = IssueMilestoneEvent {
+            action: "removed",
+            title: None,
+            ..event
+        };
+        assert_eq!(
+            issue_milestoned_or_demilestoned_message(&removed),
+            "[Al](https://u) removed milestone [v2](https://m) from [issue #6](https://i)."
+        );
+        assert_eq!(
+            release_message("Al", "published", "v1", "One", "https://r"),
+            "Al published release [One](https://r) for tag v1."
+        );
+    }
+
+    #[test]
+    fn words_branches_tags_and_releases() {
+        assert_eq!(
+            create_branch_message("Al", Some("https://git.test/src/x"), "x"),
+            "Al created [x](https://git.test/src/x) branch."
+        );
+        assert_eq!(
+            create_branch_message("Al", None, "x"),
+            "Al created x branch."
+        );
+        assert_eq!(remove_tag_message("Al", "`v1`"), "Al deleted tag `v1`.");
+        assert_eq!(
+            release_message("Al", "published", "v1", "One", "https://git.test/r"),
+            "Al published release [One](https://git.test/r) for tag v1."
+        );
+        assert_eq!(topic_with_release("repo", "v1", "One"), "repo / v1 One");
     }
 
     #[test]

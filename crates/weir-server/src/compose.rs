@@ -212,6 +212,11 @@ impl Directory for Organization<'_> {
         let group = store::group_by_name(self.conn, name).ok()??;
         (!group.deactivated).then_some((group.group_id, group.name))
     }
+
+    fn deactivated_group(&self, name: &str) -> Option<(i64, String)> {
+        let group = store::group_by_name(self.conn, name).ok()??;
+        group.deactivated.then_some((group.group_id, group.name))
+    }
 }
 
 /// Where a message goes.

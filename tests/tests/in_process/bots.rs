@@ -432,3 +432,63 @@ async fn names_with_hostile_characters_or_lengths_are_refused() {
         .await
         .ok();
 }
+
+// ------------------------------------------------------- Zulip 12: GET /bots/{id}/api_key
+
+fn at_level(level: u32) -> TestServer {
+    TestServer::standard_with(&["--feature-level", &level.to_string()])
+}
+
+#[tokio::test]
+async fn from_level_463_an_owner_reads_a_bots_key_from_the_key_endpoint() {
+    let server = at_level(463);
+
+    let r = server.as_user(&MEMBER2).get("/bots/203/api_key", &[]).await;
+
+    assert_eq!(r.ok()["api_key"], OTHER_BOT.key, "{}", r.debug());
+}
+
+#[tokio::test]
+async fn below_level_463_the_key_endpoint_does_not_exist() {
+    let server = at_level(462);
+
+    let r = server.as_user(&MEMBER2).get("/bots/203/api_key", &[]).await;
+
+    assert_eq!(r.status, 404, "{}", r.debug());
+    assert!(!r.text.contains(OTHER_BOT.key), "{}", r.debug());
+}
+
+#[tokio::test]
+async fn the_key_endpoint_refuses_other_peoples_bots_and_humans() {
+    let server = at_level(500);
+
+    let r = server.as_user(&MEMBER).get("/bots/203/api_key", &[]).await;
+    r.bad_request("Insufficient permission");
+    assert!(!r.text.contains(OTHER_BOT.key), "{}", r.debug());
+    server
+        .as_user(&OWNER)
+        .get("/bots/105/api_key", &[])
+        .await
+        .bad_request("No such bot");
+    server
+        .as_user(&GUEST)
+        .get("/bots/203/api_key", &[])
+        .await
+        .any_zulip_error();
+    // An administrator may read any bot's key, as Zulip's access_bot_by_id allows.
+    let r = server.as_user(&OWNER).get("/bots/203/api_key", &[]).await;
+    assert_eq!(r.ok()["api_key"], OTHER_BOT.key, "{}", r.debug());
+}
+
+#[tokio::test]
+async fn listings_carry_keys_up_to_level_473_and_none_from_474() {
+    for (level, keyed) in [(473, true), (474, false)] {
+        let server = at_level(level);
+
+        let r = server.as_user(&MEMBER2).get("/bots", &[]).await;
+
+        let bot = find_bot(&r.ok()["bots"], OTHER_BOT.email).unwrap().clone();
+        assert_eq!(bot.get("api_key").is_some(), keyed, "level {level}: {bot}");
+        assert!(keyed || !r.text.contains(OTHER_BOT.key), "{}", r.debug());
+    }
+}

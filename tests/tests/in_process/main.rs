@@ -20,6 +20,7 @@ mod bots;
 mod channel_groups;
 mod feature_levels;
 mod group_mentions;
+mod group_nesting;
 mod integrations;
 mod limits;
 mod markdown_corpus;

@@ -72,7 +72,13 @@ fn the_real_app_shows_the_demo_and_imports_a_zuliprc_into_the_keyring() {
 
     // The second account's organization, and its plaintext zuliprc (a member's); an
     // administrator's zuliprc for the groups steps on that server.
-    let server = TestServer::spawn_with_env(e2e_seed(), &[], &[("RUST_LOG", "trace")]);
+    // Answering as Zulip 12 (feature level 500): bots are listed without keys, which
+    // `GET /bots/{id}/api_key` gives (`tests/e2e/test_zulip12.py`).
+    let server = TestServer::spawn_with_env(
+        e2e_seed(),
+        &["--feature-level", "500"],
+        &[("RUST_LOG", "trace")],
+    );
     let scratch = tempfile::tempdir().expect("temp dir");
     let homes = Homes::create(scratch.path()).expect("create the app's XDG homes");
     let zuliprc = scratch.path().join("rc").join("zuliprc");

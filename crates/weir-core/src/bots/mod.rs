@@ -3,8 +3,10 @@
 //! A bot's key goes from the server straight into the keyring (entry `bot-<user id>` on
 //! the account's site) and leaves it only through [`BotManager::key`] (an explicit reveal
 //! or copy), [`BotManager::zuliprc`], or a URL the user asked for. Keys of bots Weir has
-//! not seen yet are fetched with `GET /bots`, which offers the keys of the caller's
-//! active bots, and stored the same way.
+//! not seen yet are fetched from the server and stored the same way: with
+//! `GET /bots/{id}/api_key` where the server has it (Zulip 12, feature level 463, whose
+//! listings carry no keys), else from `GET /bots`, which offers the keys of the caller's
+//! active bots on older servers.
 
 mod send;
 
@@ -95,7 +97,12 @@ impl BotManager<'_> {
     /// offers and the keyring lacks, or holds in an older version, are stored.
     pub async fn list(&self) -> Result<Vec<OwnedBot>, CoreError> {
         let owned = self.owned().await?;
-        let offered = self.offered_keys().await?;
+        // Zulip 12's listings carry no keys: they are read one by one when needed.
+        let offered = if self.client.supports_bot_key_endpoint().await? {
+            HashMap::new()
+        } else {
+            self.offered_keys().await?
+        };
         let mut bots = Vec::with_capacity(owned.len());
         for user in owned {
             let stored = self.stored_key(user.user_id).await?;
@@ -148,11 +155,17 @@ impl BotManager<'_> {
             return Ok(key);
         }
         let user = self.owned_bot_user(user_id).await?;
-        let key = self
-            .offered_keys()
-            .await?
-            .remove(&user.email.to_lowercase())
-            .ok_or(CoreError::BotKeyMissing { user_id })?;
+        let key = if self.client.supports_bot_key_endpoint().await? {
+            self.client.get_bot_key(user_id).await?
+        } else {
+            self.offered_keys()
+                .await?
+                .remove(&user.email.to_lowercase())
+                .ok_or(CoreError::BotKeyMissing { user_id })?
+        };
+        if key.is_empty() {
+            return Err(CoreError::BotKeyMissing { user_id });
+        }
         self.store_key(user_id, key.clone()).await?;
         Ok(key)
     }
@@ -265,13 +278,16 @@ impl BotManager<'_> {
             .ok_or_else(|| CoreError::NotFound(format!("bot {user_id} is not one of your bots")))
     }
 
-    /// Keys `GET /bots` offers, by lower-cased e-mail.
+    /// Keys `GET /bots` offers, by lower-cased e-mail: none on Zulip 12, whose listings
+    /// carry no keys (they are read one by one, on demand, in [`BotManager::key`]).
     async fn offered_keys(&self) -> Result<HashMap<String, Secret>, CoreError> {
         let bots: Vec<BotInfo> = self.client.list_bots().await?;
         Ok(bots
             .into_iter()
-            .filter(|bot| !bot.api_key.is_empty())
-            .map(|bot| (bot.email.to_lowercase(), bot.api_key))
+            .filter_map(|bot| {
+                let key = bot.api_key.filter(|key| !key.is_empty())?;
+                Some((bot.email.to_lowercase(), key))
+            })
             .collect())
     }
 

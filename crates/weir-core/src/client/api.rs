@@ -11,7 +11,9 @@ use zulip_api::{
 };
 
 use super::transport::Params;
-use super::{ClientError, FEATURE_LEVEL_INTEGER_PRINCIPALS, ZulipClient};
+use super::{
+    ClientError, FEATURE_LEVEL_BOT_KEY_ENDPOINT, FEATURE_LEVEL_INTEGER_PRINCIPALS, ZulipClient,
+};
 use crate::secret::Secret;
 
 /// Whom a subscription change is for. Zulip accepts a list of all ids (feature level 9+)
@@ -78,15 +80,18 @@ pub struct CreatedBot {
 ///
 /// Defined here rather than using `zulip_api::Bot` because real Zulip servers send only
 /// `username`, `full_name`, `api_key`, `avatar_url`, `default_sending_stream`,
-/// `default_events_register_stream` and `default_all_public_streams`: every other field
-/// is optional here.
+/// `default_events_register_stream` and `default_all_public_streams`, and Zulip 12 keeps
+/// keys out of listings (feature levels 463 and 474: `GET /bots/{id}/api_key` is the way
+/// to read one): every field but the address is optional here.
 #[derive(Debug, Clone, Deserialize)]
 pub struct BotInfo {
     /// The bot's e-mail address (Zulip calls it `username` here).
     #[serde(rename = "username")]
     pub email: String,
-    pub full_name: String,
-    pub api_key: Secret,
+    #[serde(default)]
+    pub full_name: Option<String>,
+    #[serde(default)]
+    pub api_key: Option<Secret>,
     #[serde(default)]
     pub user_id: Option<i64>,
     #[serde(default)]
@@ -192,7 +197,8 @@ impl Default for MessagesQuery {
     }
 }
 
-/// `POST /bots/{id}/api_key/regenerate`'s answer, decoded straight into a [`Secret`].
+/// The answer of `POST /bots/{id}/api_key/regenerate` and `GET /bots/{id}/api_key`,
+/// decoded straight into a [`Secret`].
 #[derive(Deserialize)]
 struct RegenerateEnvelope {
     api_key: Secret,
@@ -289,6 +295,19 @@ impl ZulipClient {
     pub async fn list_bots(&self) -> Result<Vec<BotInfo>, ClientError> {
         let response: BotsEnvelope = self.call(Method::GET, "bots", Params::new()).await?;
         Ok(response.bots)
+    }
+
+    /// `GET /bots/{id}/api_key` (Zulip 12, feature level 463): one bot's key, for its
+    /// owner or an administrator.
+    pub async fn get_bot_key(&self, bot_id: i64) -> Result<Secret, ClientError> {
+        let path = format!("bots/{bot_id}/api_key");
+        let response: RegenerateEnvelope = self.call(Method::GET, &path, Params::new()).await?;
+        Ok(response.api_key)
+    }
+
+    /// Whether the server has `GET /bots/{id}/api_key`.
+    pub async fn supports_bot_key_endpoint(&self) -> Result<bool, ClientError> {
+        Ok(self.feature_level().await? >= FEATURE_LEVEL_BOT_KEY_ENDPOINT)
     }
 
     /// `POST /bots/{id}/api_key/regenerate`: the old key stops working at once.
@@ -402,6 +421,18 @@ mod tests {
         assert_eq!(bots.len(), 1);
         assert_eq!(bots[0].email, "hook-bot@example.com");
         assert!(!format!("{:?}", bots[0]).contains("abcdefghijklmnopqrstuvwxyz012345"));
+    }
+
+    /// Zulip 12 keeps keys out of listings: a bot without `api_key` (or any other field
+    /// but its address) still decodes.
+    #[test]
+    fn bots_decode_without_keys_as_zulip_12_lists_them() {
+        let body = r#"{"result":"success","msg":"","bots":[{"username":"hook-bot@example.com",
+            "avatar_url":"https://example.com/a.png","some_future_key":1}]}"#;
+        let decoded: Result<BotsEnvelope, _> = serde_json::from_str(body);
+        let bots = decoded.map(|b| b.bots).unwrap_or_default();
+        assert_eq!(bots.len(), 1);
+        assert!(bots[0].api_key.is_none() && bots[0].full_name.is_none());
     }
 
     #[test]

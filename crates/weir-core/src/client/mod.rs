@@ -33,6 +33,8 @@ pub const USER_AGENT: &str = concat!("Weir/", env!("CARGO_PKG_VERSION"));
 
 /// Feature level from which `principals` may be user ids (Zulip 3.0).
 pub const FEATURE_LEVEL_INTEGER_PRINCIPALS: u32 = 9;
+/// Zulip 12 added `GET /bots/{id}/api_key` (and, at 474, took keys out of `register`).
+pub const FEATURE_LEVEL_BOT_KEY_ENDPOINT: u32 = 463;
 
 /// Timeouts, retries and rate-limit budget. `Default` suits the app; tests shrink it.
 #[derive(Debug, Clone, PartialEq, Eq)]

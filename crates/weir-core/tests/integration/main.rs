@@ -4,6 +4,8 @@
 //! how to provide one, without it.
 
 mod accounts;
+mod bots;
 mod client;
+mod compat;
 mod real_keyring;
 mod support;

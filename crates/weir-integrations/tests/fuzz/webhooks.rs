@@ -1,7 +1,8 @@
 //! Webhook bodies and headers, per integration: each fixture mutated (a value swapped
 //! for another of any type, a key dropped, nesting, long strings), or bytes that are not
-//! JSON at all, with random event headers, `branches` and event filters. Processing
-//! answers an outcome or a typed rejection, never panics, within the budget.
+//! JSON at all, with random event headers, `branches` and event filters; each body is
+//! also sent as a form's `payload` field (Slack's convention). Processing answers an
+//! outcome or a typed rejection, never panics, within the budget.
 
 use std::collections::BTreeMap;
 
@@ -124,7 +125,29 @@ fn check(
     filter: &EventFilter,
     topic: Option<&str>,
 ) {
+    check_as(integration, body, false, event, branches, filter, topic);
+}
+
+/// [`check`], the body declared a form (`application/x-www-form-urlencoded`) if `form`.
+fn check_as(
+    integration: &Integration,
+    body: &[u8],
+    form: bool,
+    event: Option<&str>,
+    branches: Option<&str>,
+    filter: &EventFilter,
+    topic: Option<&str>,
+) {
     let mut headers = HeaderMap::new();
+    for (name, value) in base_headers(integration) {
+        headers.insert(name, value);
+    }
+    if form {
+        headers.insert(
+            http::header::CONTENT_TYPE,
+            HeaderValue::from_static("application/x-www-form-urlencoded"),
+        );
+    }
     if let (EventSource::Header(name), Some(event)) = (integration.event_source, event)
         && let (Ok(name), Ok(value)) = (
             HeaderName::from_bytes(name.as_bytes()),
@@ -162,6 +185,42 @@ fn check(
     if let Err(rejection) = &outcome {
         assert!(!rejection.to_string().is_empty(), "{what}");
     }
+    if integration.name == "github"
+        && let Ok(Outcome::Messages(messages)) = &outcome
+    {
+        // GitHub's messages quote each payload value at most twice (a comment's link and
+        // the commit's link within it) and list at most COMMITS_LIMIT commits.
+        let bound = 3 * body.len() + 1024;
+        for message in messages {
+            assert!(
+                message.content.len() <= bound,
+                "{what}: {} bytes of message from {} of body",
+                message.content.len(),
+                body.len()
+            );
+        }
+    }
+}
+
+/// The headers every request to `integration` carries: its fixtures' own, but the event
+/// header (Slack's `Content-Type: application/json`, without which it reads a form).
+fn base_headers(integration: &Integration) -> Vec<(HeaderName, HeaderValue)> {
+    let Some(fixture) = integration.fixtures.first() else {
+        return Vec::new();
+    };
+    fixture
+        .headers
+        .iter()
+        .filter(|(name, _)| {
+            !matches!(integration.event_source, EventSource::Header(h) if h.eq_ignore_ascii_case(name))
+        })
+        .filter_map(|(name, value)| {
+            Some((
+                HeaderName::from_bytes(name.as_bytes()).ok()?,
+                HeaderValue::from_str(value).ok()?,
+            ))
+        })
+        .collect()
 }
 
 /// One request: a fixture index and its mutations (or raw bytes instead), an event
@@ -243,6 +302,20 @@ fn run_case(integration: &Integration, case: &Case) {
         &filter,
         case.topic.as_deref(),
     );
+    // The same JSON as Slack's form field `payload`, after another field.
+    let form: String = form_urlencoded::Serializer::new(String::new())
+        .append_pair("text", "x")
+        .append_pair("payload", &String::from_utf8_lossy(&body))
+        .finish();
+    check_as(
+        integration,
+        form.as_bytes(),
+        true,
+        event,
+        None,
+        &filter,
+        case.topic.as_deref(),
+    );
 }
 
 proptest! {
@@ -293,4 +366,57 @@ fn corpus_bodies_are_handled_within_the_budget() {
         let filter = EventFilter::new(Some(&["*".to_owned()]), None).unwrap();
         check(integration, body.as_bytes(), event, None, &filter, None);
     }
+}
+
+/// A push of 1,000 commits lists `COMMITS_LIMIT` (20) of them and counts the rest, so
+/// the message stays small however many commits GitHub sends.
+#[test]
+fn a_github_push_of_a_thousand_commits_gives_a_bounded_message() {
+    let integration = registry().iter().find(|i| i.name == "github").unwrap();
+    let commits: Vec<Value> = (0..1000)
+        .map(|n| {
+            serde_json::json!({
+                "id": format!("{n:040x}"),
+                "message": format!("Change {n}\n\n{}", "detail ".repeat(100)),
+                "url": format!("https://github.com/o/r/commit/{n:040x}"),
+                "author": {"name": format!("Author {n}"), "username": ""},
+            })
+        })
+        .collect();
+    let body = serde_json::json!({
+        "ref": "refs/heads/main",
+        "compare": "https://github.com/o/r/compare/a...b",
+        "commits": commits,
+        "deleted": false,
+        "forced": false,
+        "repository": {"name": "r", "private": false},
+        "sender": {"login": "user0"},
+    })
+    .to_string();
+    let mut headers = HeaderMap::new();
+    headers.insert("x-github-event", HeaderValue::from_static("push"));
+    let options = BTreeMap::new();
+    let filter = EventFilter::default();
+    let request = Request {
+        method: &Method::POST,
+        headers: &headers,
+        body: body.as_bytes(),
+        options: &options,
+        filter: &filter,
+        topic: None,
+    };
+    let outcome = within_budget("github push of 1,000 commits", || {
+        process(integration, &request)
+    });
+    let Ok(Outcome::Messages(messages)) = outcome else {
+        panic!("{outcome:?}");
+    };
+    let content = &messages[0].content;
+    assert_eq!(content.matches("\n* Change ").count(), 20, "{content}");
+    assert!(content.ends_with("\n[and 980 more commit(s)]"), "{content}");
+    assert!(
+        content.contains("Commits by Author 0 (1), Author 1 (1), Author 10 (1) and others (997).")
+    );
+    assert!(content.len() < 3_000, "{} bytes", content.len());
+    assert!(body.len() > 500_000);
 }

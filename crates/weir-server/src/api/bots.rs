@@ -1,4 +1,4 @@
-//! Bots: create, list, and API key regeneration (bots' and your own).
+//! Bots: create, list, read and regenerate API keys (bots' and your own).
 
 use axum::extract::{Path, State};
 use serde_json::json;
@@ -56,6 +56,12 @@ fn bot_dto(bot: &UserRow) -> Bot {
     }
 }
 
+/// Zulip 12 added `GET /bots/{bot_id}/api_key`, the documented way to read a bot's key.
+pub const BOT_KEY_ENDPOINT_LEVEL: u32 = 463;
+/// From Zulip 12's level 474 keys leave `register` and events; weir-server then keeps
+/// them out of `GET /bots` too, so that clients are held to the key endpoint.
+pub const KEYLESS_LISTINGS_LEVEL: u32 = 474;
+
 pub async fn list_bots(State(state): State<AppState>, caller: Caller, params: Params) -> ApiResult {
     require_member_or_admin(&caller)?;
     let owner_id = caller.user_id;
@@ -63,8 +69,62 @@ pub async fn list_bots(State(state): State<AppState>, caller: Caller, params: Pa
         .store()
         .read(move |conn| store::bots_owned_by(conn, owner_id))
         .await?;
-    let bots: Vec<Bot> = bots.iter().map(bot_dto).collect();
+    let keyless = state.feature_level() >= KEYLESS_LISTINGS_LEVEL;
+    let bots: Vec<serde_json::Value> = bots
+        .iter()
+        .map(|bot| {
+            let mut listed = json!(bot_dto(bot));
+            if keyless && let Some(fields) = listed.as_object_mut() {
+                fields.remove("api_key");
+            }
+            listed
+        })
+        .collect();
     success(json!({ "bots": bots }), params.into_ignored())
+}
+
+/// `GET /bots/{bot_id}/api_key` (Zulip 12): the key of a bot the caller owns, or of any
+/// bot for an administrator; "Endpoint not found" below the level that added it.
+pub async fn get_bot_key(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(bot_id): Path<String>,
+    params: Params,
+) -> ApiResult {
+    if state.feature_level() < BOT_KEY_ENDPOINT_LEVEL {
+        return Err(ApiError::not_found().into());
+    }
+    require_member_or_admin(&caller)?;
+    let bot_id = parse_bot_id(&bot_id)?;
+    let ignored = params.into_ignored();
+    let caller = caller.0;
+    let api_key = state
+        .store()
+        .read(move |conn| Ok::<_, Error>(managed_bot(conn, &caller, bot_id)?.api_key))
+        .await?;
+    success(json!({ "api_key": api_key }), ignored)
+}
+
+fn parse_bot_id(bot_id: &str) -> Result<i64, ApiError> {
+    bot_id
+        .parse()
+        .map_err(|_| ApiError::bad_request("No such bot"))
+}
+
+/// A bot `caller` may manage (its owner, or an administrator), as Zulip's
+/// `access_bot_by_id` decides.
+fn managed_bot(
+    conn: &rusqlite::Connection,
+    caller: &UserRow,
+    bot_id: i64,
+) -> Result<UserRow, Error> {
+    let bot = store::user_by_id(conn, bot_id)?
+        .filter(|user| user.bot_type.is_some() && !user.is_system_bot)
+        .ok_or_else(|| ApiError::bad_request("No such bot"))?;
+    if bot.bot_owner_id != Some(caller.user_id) && !caller.is_org_admin() {
+        return Err(ApiError::bad_request("Insufficient permission").into());
+    }
+    Ok(bot)
 }
 
 pub async fn create_bot(
@@ -145,20 +205,13 @@ pub async fn regenerate_bot_key(
     params: Params,
 ) -> ApiResult {
     require_member_or_admin(&caller)?;
-    let bot_id: i64 = bot_id
-        .parse()
-        .map_err(|_| ApiError::bad_request("No such bot"))?;
+    let bot_id = parse_bot_id(&bot_id)?;
     let ignored = params.into_ignored();
     let caller = caller.0;
     let api_key = state
         .store()
         .write(move |conn| {
-            let bot = store::user_by_id(conn, bot_id)?
-                .filter(|user| user.bot_type.is_some() && !user.is_system_bot)
-                .ok_or_else(|| ApiError::bad_request("No such bot"))?;
-            if bot.bot_owner_id != Some(caller.user_id) && !caller.is_org_admin() {
-                return Err(ApiError::bad_request("Insufficient permission").into());
-            }
+            let bot = managed_bot(conn, &caller, bot_id)?;
             let api_key = generate_api_key();
             store::set_api_key(conn, bot.user_id, &api_key)?;
             Ok::<_, Error>(api_key)

@@ -3,8 +3,9 @@
 
 use serde_json::{Value, json};
 
+use crate::rules::group_graph::GroupGraph;
 use crate::rules::groups::SettingValue;
-use crate::store::{Memberships, StreamRow, UserRow, system};
+use crate::store::{StreamRow, UserRow, system};
 
 /// `can_remove_subscribers_group` decides who removes others (Zulip 6.0).
 pub const CAN_REMOVE_SUBSCRIBERS_LEVEL: u32 = 142;
@@ -54,7 +55,7 @@ pub fn administrators(stream: &StreamRow) -> SettingValue {
 /// Whether a caller who is no organization administrator may remove others from a
 /// stream they can see.
 pub fn may_remove_others(
-    graph: &Memberships,
+    graph: &GroupGraph,
     caller: &UserRow,
     stream: &StreamRow,
     level: u32,
@@ -70,7 +71,7 @@ pub fn may_remove_others(
 
 /// Whether a caller may subscribe others to a stream they cannot otherwise access.
 pub fn may_add_others_anyway(
-    graph: &Memberships,
+    graph: &GroupGraph,
     caller: &UserRow,
     stream: &StreamRow,
     level: u32,
@@ -84,7 +85,7 @@ pub fn may_add_others_anyway(
 
 /// Whether a caller may subscribe themself to a stream they cannot otherwise access.
 pub fn may_join_anyway(
-    graph: &Memberships,
+    graph: &GroupGraph,
     caller: &UserRow,
     stream: &StreamRow,
     level: u32,
@@ -135,11 +136,11 @@ mod tests {
     #[test]
     fn group_settings_take_effect_from_their_levels() {
         // Group 20 holds user 5; user 6 created the stream.
-        let graph = Memberships {
+        let graph = GroupGraph::from(crate::store::Memberships {
             members: BTreeMap::from([(20, BTreeSet::from([5]))]),
             subgroups: BTreeMap::new(),
             active: BTreeMap::from([(5, Role::Member), (6, Role::Member)]),
-        };
+        });
         let settings = StreamGroupSettings {
             can_add_subscribers_group: Some("20".into()),
             can_remove_subscribers_group: Some("20".into()),

@@ -17,8 +17,9 @@ use crate::compose::{Notice, deliver_notices};
 use crate::error::{ApiError, Error};
 use crate::http::auth::Caller;
 use crate::http::params::Params;
+use crate::rules::group_graph::GroupGraph;
 use crate::rules::limits::MAX_PRINCIPALS;
-use crate::store::{self, Memberships, UserRow};
+use crate::store::{self, GroupRow, Memberships, UserRow};
 
 /// One request's changes to a group.
 #[derive(Debug, Default)]
@@ -77,7 +78,9 @@ pub async fn update_members(
     let heavy = changes.add.len() + changes.delete.len() > 100;
     let notices = state
         .store()
-        .write_weighted(heavy, move |conn| apply(conn, &caller, group_id, &changes))
+        .write_with_groups(caller.user_id, heavy, move |conn, graph| {
+            apply(conn, graph, &caller, group_id, &changes)
+        })
         .await?;
     // Rendered off the writer, after it, and stored by a write of their own.
     deliver_notices(state.store(), notices).await?;
@@ -105,33 +108,51 @@ pub async fn update_subgroups(
     }
     let notices = state
         .store()
-        .write(move |conn| apply(conn, &caller, group_id, &changes))
+        .write_with_groups(caller.user_id, false, move |conn, graph| {
+            apply(conn, graph, &caller, group_id, &changes)
+        })
         .await?;
     deliver_notices(state.store(), notices).await?;
     success(Value::Null, params.into_ignored())
 }
 
-/// The setting that decides a change: acting on oneself alone is joining or leaving.
-fn permission_for(
+/// Zulip's check of a member change: acting on oneself alone is joining or leaving
+/// (`own`), and whoever may add or remove anyone (`others`) may do that too; acting on
+/// others is `others` alone. Returns the group.
+fn group_for_member_change(
+    target: &Target<'_>,
     ids: &[i64],
-    caller: &UserRow,
     own: &'static str,
     others: &'static str,
-) -> &'static str {
-    if ids == [caller.user_id] { own } else { others }
+) -> Result<GroupRow, Error> {
+    let check = |permission| {
+        group_for_update(
+            target.conn,
+            target.graph,
+            target.caller,
+            target.group_id,
+            permission,
+            false,
+        )
+    };
+    if ids == [target.caller.user_id] {
+        check(own).or_else(|_| check(others))
+    } else {
+        check(others)
+    }
 }
 
 /// Applies the changes; Notification Bot's notices to the people added or removed.
 fn apply(
     conn: &Connection,
+    graph: &GroupGraph,
     caller: &UserRow,
     group_id: i64,
     changes: &Changes,
 ) -> Result<Vec<Notice>, Error> {
-    let graph = store::memberships(conn)?;
     let target = Target {
         conn,
-        graph: &graph,
+        graph,
         caller,
         group_id,
     };
@@ -178,7 +199,7 @@ fn refuse_first(
 /// The group a request changes, and who changes it.
 struct Target<'a> {
     conn: &'a Connection,
-    graph: &'a Memberships,
+    graph: &'a GroupGraph,
     caller: &'a UserRow,
     group_id: i64,
 }
@@ -190,15 +211,15 @@ impl Target<'_> {
         let Self {
             conn,
             graph,
-            caller,
             group_id,
+            ..
         } = *self;
-        let permission = if add {
-            permission_for(ids, caller, "can_join_group", "can_add_members_group")
+        let name = if add {
+            group_for_member_change(self, ids, "can_join_group", "can_add_members_group")
         } else {
-            permission_for(ids, caller, "can_leave_group", "can_remove_members_group")
-        };
-        let name = group_for_update(conn, graph, caller, group_id, permission, false)?.name;
+            group_for_member_change(self, ids, "can_leave_group", "can_remove_members_group")
+        }?
+        .name;
         check_users(graph, ids)?;
         let member = |id: i64| graph.is_member(group_id, id, true) || added.contains(&id);
         if add {

@@ -58,6 +58,7 @@ pub fn routes(state: AppState) -> Router {
             "/api/v1/users/{user_id}/reactivate",
             post(bot_status::reactivate_user),
         )
+        .route("/api/v1/bots/{bot_id}/api_key", get(bots::get_bot_key))
         .route(
             "/api/v1/bots/{bot_id}/api_key/regenerate",
             post(bots::regenerate_bot_key),
