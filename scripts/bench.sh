@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the UI and the release binaries, then runs Weir's benchmarks, each next to a
 # baseline measured in the same run, as medians over several rounds. Loopback only.
-#   scripts/bench.sh [webhooks|unsubscribe|load|app|grid|all] [args...]   default: all
+#   scripts/bench.sh [webhooks|integrations|unsubscribe|load|app|grid|all] [args...]
+#                                                                  default: all
 #
 #   webhooks     weir-server's webhook ingest next to a minimal axum handler and to the
 #                same handler committing each body to SQLite first (the floor of durable
@@ -9,6 +10,10 @@
 #                weir round;
 #                --reference-bin measures another weir-server build (an earlier commit)
 #                in every round too, to judge a change against the build before it
+#   integrations one webhook request through weir_integrations::process (JSON parse,
+#                handler, filter; no server): a GitHub push of 20 commits, a GitLab
+#                merge request, a Sentry issue and a Bitbucket push, each next to Hello
+#                World in the same round (median time per call and the ratio)
 #   unsubscribe  one request removing 1,000 people from 100 streams in a generated
 #                10,000 x 1,000 organization next to raw SQLite changing the same rows,
 #                and how time grows from 10 x 10 to 1,000 x 100
@@ -29,6 +34,7 @@
 # Arguments after the bench name go to that bench only (not with `all`):
 #   scripts/bench.sh webhooks --rounds 3 --seconds 3 --concurrency 16
 #   scripts/bench.sh webhooks --rounds 9 --seconds 3 --reference-bin /tmp/weir-server-before
+#   scripts/bench.sh integrations --rounds 9 --millis 200
 #   scripts/bench.sh unsubscribe --rounds 3
 #   scripts/bench.sh load --seconds 30 --clients 64
 #   scripts/bench.sh app --rounds 5 --settle-ms 3000
@@ -43,7 +49,7 @@ export PATH="$HOME/.cargo/bin:$PATH"
 bench="${1:-all}"
 [[ $# -gt 0 ]] && shift
 case "$bench" in
-  webhooks | unsubscribe | load | app | grid) ;;
+  webhooks | integrations | unsubscribe | load | app | grid) ;;
   all)
     if (($#)); then
       echo "bench: arguments go to one bench: scripts/bench.sh BENCH ARGS..." >&2
@@ -55,7 +61,7 @@ case "$bench" in
     exit 0
     ;;
   *)
-    echo "bench: unknown bench '$bench' (webhooks, unsubscribe, load, app, grid or all)" >&2
+    echo "bench: unknown bench '$bench' (webhooks, integrations, unsubscribe, load, app, grid or all)" >&2
     exit 2
     ;;
 esac
@@ -77,8 +83,13 @@ if $windowed; then
 fi
 
 [[ -x scripts/setup.sh ]] && scripts/setup.sh
-(cd ui && npm run --silent build)
-cargo build --release --locked -p weir-server -p weir-bench -p weir -p weir-bench-minimal-app
+if [[ "$bench" == integrations ]]; then
+  # Pure code in the bench's own process: neither the UI nor the other binaries.
+  cargo build --release --locked -p weir-bench
+else
+  (cd ui && npm run --silent build)
+  cargo build --release --locked -p weir-server -p weir-bench -p weir -p weir-bench-minimal-app
+fi
 
 run_server_bench() {
   target/release/weir-bench "$@"
@@ -106,7 +117,7 @@ run_windowed() {
 }
 
 case "$bench" in
-  webhooks | unsubscribe | load) run_server_bench "$bench" "$@" ;;
+  webhooks | integrations | unsubscribe | load) run_server_bench "$bench" "$@" ;;
   grid)
     if $windowed; then run_windowed grid "$@"; else run_server_bench grid "$@"; fi
     ;;
@@ -114,7 +125,7 @@ case "$bench" in
   all)
     # All run even when one fails; the status is the first failure's.
     status=0
-    for server_bench in webhooks unsubscribe load; do
+    for server_bench in webhooks integrations unsubscribe load; do
       run_server_bench "$server_bench" || { code=$?; ((status)) || status=$code; }
       echo
     done

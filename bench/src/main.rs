@@ -11,6 +11,7 @@ mod grid;
 mod grid_breakdown;
 mod grid_window;
 mod http;
+mod integrations;
 mod load;
 mod minimal;
 mod mixed;
@@ -50,6 +51,10 @@ enum Command {
     /// Webhook ingest: weir-server against a minimal axum handler, with a crash-durability
     /// check after every weir round.
     Webhooks(webhooks::Args),
+    /// Integration handlers: one webhook request's cost in `weir_integrations::process`
+    /// (GitHub push of 20 commits, GitLab merge request, Sentry issue, Bitbucket push)
+    /// next to Hello World.
+    Integrations(integrations::Args),
     /// Mixed load: clients unsubscribing, subscribing, reading and posting webhooks,
     /// checked against a serial replay, with p50/p99 per endpoint.
     Load(mixed::Args),
@@ -70,6 +75,7 @@ fn main() -> ExitCode {
         Command::App(args) => app::run(args),
         Command::Grid(args) => grid::run(args),
         Command::Webhooks(args) => webhooks::run(args),
+        Command::Integrations(args) => integrations::run(args),
         Command::Unsubscribe(args) => unsubscribe::run(args),
         Command::Load(args) => mixed::run(args),
         Command::BaselineServer(args) => minimal::run_baseline(args),
