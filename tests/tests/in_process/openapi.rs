@@ -23,6 +23,7 @@ const IMPLEMENTED: &[&str] = &[
     "get-streams",
     "get-subscribers",
     "get-stream-id",
+    "update-stream",
     "get-subscriptions",
     "subscribe",
     "unsubscribe",
@@ -79,6 +80,16 @@ async fn succeed_everywhere(server: &TestServer) {
         .await
         .ok();
     mark.get("/streams/11/members", &[]).await.ok();
+    owner
+        .patch(
+            "/streams/14",
+            &[
+                ("description", json!("Nobody here")),
+                ("can_send_message_group", json!({"new": 6, "old": 7})),
+            ],
+        )
+        .await
+        .ok();
     mark.get("/get_stream_id", &[("stream", json!("Verona"))])
         .await
         .ok();
@@ -220,6 +231,9 @@ async fn fail_everywhere(server: &TestServer) {
     mark.get("/get_stream_id", &[("stream", json!("Nowhere"))])
         .await
         .bad_request("Invalid channel name 'Nowhere'");
+    mark.patch("/streams/14", &[("description", json!("x"))])
+        .await
+        .bad_request("You do not have permission to administer this channel.");
     mark.get(
         "/users/me/subscriptions",
         &[("include_subscribers", json!(null))],
@@ -400,6 +414,7 @@ async fn register_brings_every_key_each_requested_event_type_promises() {
         "saved_snippets",
         "user_status",
         "realm_user_groups",
+        "realm",
     ];
     for kind in supported {
         let r = mark
@@ -431,7 +446,7 @@ async fn register_brings_every_key_each_requested_event_type_promises() {
             &[("fetch_event_types", json!(["message", "presence", "realm"]))],
         )
         .await;
-    r.bad_request("Unsupported event types: presence, realm");
+    r.bad_request("Unsupported event types: presence");
 }
 
 #[tokio::test]

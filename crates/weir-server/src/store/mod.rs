@@ -33,6 +33,10 @@ pub use streams::*;
 pub use targets::PostTargets;
 pub use users::*;
 
+/// The schema on a bare connection, for unit tests outside `store`.
+#[cfg(test)]
+pub(crate) use schema::migrate as migrate_for_tests;
+
 use crate::error::{Error, Result};
 
 /// File name of the database inside the data dir.
