@@ -4,6 +4,7 @@
 //! `user_groups.rs`'s: `backend` (30) holds 104 and 105.
 
 use serde_json::{Value, json};
+use weir_tests::helloworld::{bot_to, hello, hello_one, payload};
 use weir_tests::*;
 
 use crate::user_groups::{BACKEND, EVERYONE, INTERNET, MEMBERS, NOBODY, server};
@@ -433,4 +434,32 @@ async fn a_group_a_patched_channel_setting_names_cannot_be_deactivated() {
         .post(&format!("/user_groups/{ops}/deactivate"), &[])
         .await
         .ok();
+}
+
+#[tokio::test]
+async fn webhooks_post_only_where_can_send_message_group_lets_the_bot_or_its_owner() {
+    let server = server();
+    let owner = server.as_user(&OWNER);
+    let body = payload("Ada", "https://example.test/ada");
+    // 201's owner, 104, is in backend: the bot posts through them.
+    owner
+        .patch(
+            &path(VERONA.id),
+            &[("can_send_message_group", update(json!(BACKEND)))],
+        )
+        .await
+        .ok();
+    hello_one(&server, &bot_to(VERONA.name), &body, "through its owner").await;
+    owner
+        .patch(
+            &path(VERONA.id),
+            &[("can_send_message_group", update(json!(NOBODY)))],
+        )
+        .await
+        .ok();
+    let before = everything(&server).await;
+    hello(&server, &bot_to(VERONA.name), &body)
+        .await
+        .bad_request("You do not have permission to post in this channel.");
+    assert!(new_since(&server, &before).await.is_empty());
 }

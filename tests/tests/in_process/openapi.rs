@@ -450,6 +450,35 @@ async fn register_brings_every_key_each_requested_event_type_promises() {
 }
 
 #[tokio::test]
+async fn register_without_event_types_brings_every_key_of_every_supported_type() {
+    let server = TestServer::standard();
+    let promised = promised_keys();
+    let mark = server.as_user(&MEMBER);
+    // A type is supported when asking for it alone is not refused.
+    let mut supported = Vec::new();
+    for kind in promised.keys() {
+        let r = mark
+            .post("/register", &[("fetch_event_types", json!([kind]))])
+            .await;
+        if r.status == 200 {
+            supported.push(kind.as_str());
+        }
+    }
+    assert!(supported.contains(&"realm") && supported.contains(&"realm_user"));
+    let r = mark.post("/register", &[]).await;
+    let body = r.ok();
+    for kind in supported {
+        for key in &promised[kind] {
+            assert!(body.get(key).is_some(), "{kind}: no `{key}`\n{}", r.debug());
+        }
+    }
+    assert_eq!(body["realm_name"], REALM_NAME);
+    assert_eq!(body["realm_url"], REALM_URL);
+    assert_eq!(body["max_stream_name_length"], 60);
+    assert_eq!(body["realm_can_create_groups"], 6);
+}
+
+#[tokio::test]
 async fn server_settings_list_every_authentication_method_the_document_names() {
     let server = TestServer::standard();
     let r = server.anon().get("/server_settings", &[]).await;
