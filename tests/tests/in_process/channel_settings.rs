@@ -463,3 +463,90 @@ async fn webhooks_post_only_where_can_send_message_group_lets_the_bot_or_its_own
         .bad_request("You do not have permission to post in this channel.");
     assert!(new_since(&server, &before).await.is_empty());
 }
+
+#[tokio::test]
+async fn retention_web_public_and_lone_history_are_taken_from_their_levels() {
+    let cases: [(&str, Value, u32); 3] = [
+        ("message_retention_days", json!(30), 17),
+        ("is_web_public", json!(true), 98),
+        ("history_public_to_subscribers", json!(false), 136),
+    ];
+    for (name, value, since) in cases {
+        let below = TestServer::standard_with(&["--feature-level", &(since - 1).to_string()]);
+        let r = below
+            .as_user(&OWNER)
+            .patch(&path(VERONA.id), &[(name, value.clone())])
+            .await;
+        assert_eq!(r.ok()["ignored_parameters_unsupported"], json!([name]));
+        let at = TestServer::standard_with(&["--feature-level", &since.to_string()]);
+        let r = at
+            .as_user(&OWNER)
+            .patch(&path(VERONA.id), &[(name, value)])
+            .await;
+        match name {
+            "message_retention_days" => {
+                r.ok();
+                assert_eq!(listed(&at, VERONA.id).await[name], 30);
+            }
+            "is_web_public" => {
+                r.bad_request("Web-public channels are not enabled.");
+            }
+            _ => {
+                r.bad_request("Invalid parameters");
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_channels_creator_administers_it_and_guests_never_do() {
+    let server = server();
+    let mona = server.as_user(&MODERATOR);
+    mona.post(
+        "/users/me/subscriptions",
+        &[("subscriptions", json!([{"name": "Fresh"}]))],
+    )
+    .await
+    .ok();
+    let fresh = server
+        .as_user(&OWNER)
+        .get("/get_stream_id", &[("stream", json!("Fresh"))])
+        .await
+        .ok()["stream_id"]
+        .as_u64()
+        .expect("stream_id");
+    assert_eq!(
+        listed(&server, fresh).await["can_administer_channel_group"],
+        json!({"direct_members": [MODERATOR.id], "direct_subgroups": []})
+    );
+    mona.patch(&path(fresh), &[("description", json!("Mona's"))])
+        .await
+        .ok();
+    // Seeded channels have no creator: nobody administers them but administrators.
+    assert_eq!(
+        listed(&server, VERONA.id).await["can_administer_channel_group"],
+        NOBODY
+    );
+    server
+        .as_user(&GUEST)
+        .patch(&path(VERONA.id), &[("description", json!("x"))])
+        .await
+        .bad_request("You do not have permission to administer this channel.");
+    // A guest cannot be made a channel administrator through a group either.
+    server
+        .as_user(&OWNER)
+        .patch(
+            &path(VERONA.id),
+            &[(
+                "can_administer_channel_group",
+                update(json!({"direct_members": [GUEST.id], "direct_subgroups": []})),
+            )],
+        )
+        .await
+        .ok();
+    server
+        .as_user(&GUEST)
+        .patch(&path(VERONA.id), &[("description", json!("x"))])
+        .await
+        .bad_request("You do not have permission to administer this channel.");
+}
