@@ -1,9 +1,9 @@
-//! The channel settings that name user groups, and the feature levels from which Zulip
-//! lets them decide who subscribes and unsubscribes other people.
-
-use serde_json::{Value, json};
+//! The channel settings that name user groups: their values and defaults, who posts
+//! (`can_send_message_group`), and the feature levels from which Zulip lets them decide
+//! who subscribes and unsubscribes other people.
 
 use rusqlite::Connection;
+use serde_json::{Value, json};
 
 use crate::error::{ApiError, Error};
 use crate::rules::groups::SettingValue;
@@ -35,17 +35,14 @@ fn value(stored: Option<&String>, default: i64) -> SettingValue {
 
 /// The five settings as the API shows them, in the order of [`STREAM_GROUP_SETTINGS`].
 pub fn wire_settings(stream: &StreamRow) -> [Value; 5] {
-    STREAM_GROUP_SETTINGS.map(|name| {
-        let value = setting_value(stream, name);
-        match stored(stream, name) {
-            Some(text) => serde_json::from_str(text).unwrap_or_else(|_| json!(system::NOBODY)),
-            None => match value {
-                SettingValue::Group(id) => json!(id),
-                SettingValue::Anonymous { members, subgroups } => {
-                    json!({"direct_members": members, "direct_subgroups": subgroups})
-                }
-            },
-        }
+    STREAM_GROUP_SETTINGS.map(|name| match stored(stream, name) {
+        Some(text) => serde_json::from_str(text).unwrap_or_else(|_| json!(system::NOBODY)),
+        None => match setting_value(stream, name) {
+            SettingValue::Group(id) => json!(id),
+            SettingValue::Anonymous { members, subgroups } => {
+                json!({"direct_members": members, "direct_subgroups": subgroups})
+            }
+        },
     })
 }
 
