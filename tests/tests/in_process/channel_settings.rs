@@ -550,3 +550,51 @@ async fn a_channels_creator_administers_it_and_guests_never_do() {
         .await
         .bad_request("You do not have permission to administer this channel.");
 }
+
+#[tokio::test]
+async fn channels_created_by_subscribing_take_the_group_settings_given() {
+    let server = server();
+    let mona = server.as_user(&MODERATOR);
+    let create = |name: &'static str, setting: &'static str, value: Value| {
+        let mona = &mona;
+        async move {
+            mona.post(
+                "/users/me/subscriptions",
+                &[("subscriptions", json!([{"name": name}])), (setting, value)],
+            )
+            .await
+        }
+    };
+    create("Refused", "can_subscribe_group", json!(EVERYONE))
+        .await
+        .bad_request("'can_subscribe_group' setting cannot be set to 'role:everyone' group.");
+    assert!(!server.subscription_state().await.contains_key("Refused"));
+    create("Announcements", "can_send_message_group", json!(BACKEND))
+        .await
+        .ok();
+    let id = server
+        .as_user(&OWNER)
+        .get("/get_stream_id", &[("stream", json!("Announcements"))])
+        .await
+        .ok()["stream_id"]
+        .as_u64()
+        .expect("stream_id");
+    let stream = listed(&server, id).await;
+    assert_eq!(stream["can_send_message_group"], BACKEND);
+    // The others keep their defaults: the creator administers it.
+    assert_eq!(
+        stream["can_administer_channel_group"],
+        json!({"direct_members": [MODERATOR.id], "direct_subgroups": []})
+    );
+    mona.post(
+        "/messages",
+        &[
+            ("type", json!("stream")),
+            ("to", json!("Announcements")),
+            ("topic", json!("t")),
+            ("content", json!("x")),
+        ],
+    )
+    .await
+    .bad_request("You do not have permission to post in this channel.");
+}

@@ -146,6 +146,69 @@ fn parse(params: &mut Params, level: u32) -> Result<Request, ApiError> {
     })
 }
 
+/// The group settings `POST /users/me/subscriptions` gives the channels it creates
+/// (Zulip's `add_subscriptions_backend`: plain group-setting values), each from its level.
+pub fn take_creation_settings(
+    params: &mut Params,
+    level: u32,
+) -> Result<Vec<(&'static str, SettingValue)>, ApiError> {
+    let mut settings = Vec::new();
+    for (name, since) in SETTING_LEVELS {
+        if level < since {
+            continue;
+        }
+        if let Some(value) = params.take_json(name)? {
+            settings.push((name, SettingValue::parse(name, &value)?));
+        }
+    }
+    Ok(settings)
+}
+
+/// The stored settings of a channel created with `settings`, checked as Zulip checks
+/// them before creating anything.
+pub fn creation_groups(
+    conn: &Connection,
+    settings: &[(&'static str, SettingValue)],
+) -> Result<StreamGroupSettings, Error> {
+    let graph = store::memberships(conn)?;
+    let mut groups = StreamGroupSettings::default();
+    for name in STREAM_GROUP_SETTINGS {
+        if let Some((_, value)) = settings.iter().find(|(given, _)| *given == name) {
+            check_group_value(conn, &graph, name, value)?;
+            store_value(&mut groups, name, value);
+        }
+    }
+    Ok(groups)
+}
+
+/// Zulip's `access_user_group_for_setting` for a channel setting.
+fn check_group_value(
+    conn: &Connection,
+    graph: &Memberships,
+    name: &str,
+    value: &SettingValue,
+) -> Result<(), Error> {
+    check_setting_value(conn, graph, name, value)?;
+    if NO_EVERYONE.contains(&name) && *value == SettingValue::Group(system::EVERYONE) {
+        return Err(ApiError::bad_request(format!(
+            "'{name}' setting cannot be set to 'role:everyone' group."
+        ))
+        .into());
+    }
+    Ok(())
+}
+
+fn store_value(groups: &mut StreamGroupSettings, name: &str, value: &SettingValue) {
+    let value = Some(value.to_stored());
+    match name {
+        "can_add_subscribers_group" => groups.can_add_subscribers_group = value,
+        "can_administer_channel_group" => groups.can_administer_channel_group = value,
+        "can_send_message_group" => groups.can_send_message_group = value,
+        "can_remove_subscribers_group" => groups.can_remove_subscribers_group = value,
+        _ => groups.can_subscribe_group = value,
+    }
+}
+
 fn invalid_parameters() -> Error {
     ApiError::bad_request("Invalid parameters").into()
 }
@@ -336,21 +399,8 @@ fn change_groups(
         {
             return Err(content_required());
         }
-        check_setting_value(conn, graph, name, new)?;
-        if NO_EVERYONE.contains(&name) && *new == SettingValue::Group(system::EVERYONE) {
-            return Err(ApiError::bad_request(format!(
-                "'{name}' setting cannot be set to 'role:everyone' group."
-            ))
-            .into());
-        }
-        let value = Some(new.to_stored());
-        match name {
-            "can_add_subscribers_group" => groups.can_add_subscribers_group = value,
-            "can_administer_channel_group" => groups.can_administer_channel_group = value,
-            "can_send_message_group" => groups.can_send_message_group = value,
-            "can_remove_subscribers_group" => groups.can_remove_subscribers_group = value,
-            _ => groups.can_subscribe_group = value,
-        }
+        check_group_value(conn, graph, name, new)?;
+        store_value(&mut groups, name, new);
     }
     Ok(groups)
 }
