@@ -22,6 +22,11 @@ pub fn topic_with_pr_or_issue(repo: &str, kind: &str, id: i64, title: &str) -> S
     format!("{repo} / {kind} #{id} {title}")
 }
 
+/// `TOPIC_WITH_RELEASE_TEMPLATE`: `{repo} / {tag} {title}`.
+pub fn topic_with_release(repo: &str, tag: &str, title: &str) -> String {
+    format!("{repo} / {tag} {title}")
+}
+
 /// One commit of a push, as Zulip's `commits_data` entries.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Commit<'a> {
@@ -101,6 +106,19 @@ pub fn force_push_message(user_name: &str, url: &str, branch_name: &str, head: &
 /// `REMOVE_BRANCH_MESSAGE_TEMPLATE`.
 pub fn remove_branch_message(user_name: &str, branch_name: &str) -> String {
     format!("{user_name} deleted branch {branch_name}.")
+}
+
+/// `get_create_branch_event_message`: the branch linked when there is a URL.
+pub fn create_branch_message(user_name: &str, url: Option<&str>, branch_name: &str) -> String {
+    match url {
+        Some(url) => format!("{user_name} created [{branch_name}]({url}) branch."),
+        None => format!("{user_name} created {branch_name} branch."),
+    }
+}
+
+/// `REMOVE_TAG_MESSAGE_TEMPLATE`.
+pub fn remove_tag_message(user_name: &str, tag_name: &str) -> String {
+    format!("{user_name} deleted tag {tag_name}.")
 }
 
 /// The arguments of `get_pull_request_event_message` (also used for issues, with
@@ -600,6 +618,24 @@ mod tests {
             release_message("Al", "published", "v1", "One", "https://r"),
             "Al published release [One](https://r) for tag v1."
         );
+    }
+
+    #[test]
+    fn words_branches_tags_and_releases() {
+        assert_eq!(
+            create_branch_message("Al", Some("https://git.test/src/x"), "x"),
+            "Al created [x](https://git.test/src/x) branch."
+        );
+        assert_eq!(
+            create_branch_message("Al", None, "x"),
+            "Al created x branch."
+        );
+        assert_eq!(remove_tag_message("Al", "`v1`"), "Al deleted tag `v1`.");
+        assert_eq!(
+            release_message("Al", "published", "v1", "One", "https://git.test/r"),
+            "Al published release [One](https://git.test/r) for tag v1."
+        );
+        assert_eq!(topic_with_release("repo", "v1", "One"), "repo / v1 One");
     }
 
     #[test]

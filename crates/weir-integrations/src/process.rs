@@ -7,7 +7,8 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 
 use crate::{
-    EventFilter, EventSource, HandlerError, HeaderMap, Integration, Method, Payload, WebhookMessage,
+    EventFilter, EventSource, HandlerError, HeaderMap, Integration, Method, Payload,
+    WebhookMessage, body,
 };
 
 /// Longest event type (header or body field) a request may carry, in characters.
@@ -55,11 +56,18 @@ pub enum Rejection {
     MissingEventHeader { header: &'static str },
     #[error("The event type is too long (at most {MAX_EVENT_TYPE_CHARS} characters)")]
     EventTypeTooLong,
+    /// The payload is not what the service sends (Zulip's `AnomalousWebhookPayloadError`,
+    /// code `ANOMALOUS_WEBHOOK_PAYLOAD`); `webhook` is the integration's view name.
+    #[error("Unable to parse request: Did {webhook} generate this event?")]
+    AnomalousPayload { webhook: &'static str },
+    /// The payload is not of the shape the view validates (Zulip's own text).
+    #[error("{0}")]
+    InvalidPayload(String),
 }
 
 /// Runs `request` through `integration`.
 pub fn process(integration: &Integration, request: &Request<'_>) -> Result<Outcome, Rejection> {
-    let json: Value = serde_json::from_slice(request.body).map_err(|_| Rejection::MalformedJson)?;
+    let json: Value = body::read(integration, request.headers, request.body)?;
     let event_type = event_type(integration.event_source, request.headers, &json);
     if event_type.is_some_and(|event| event.chars().count() > MAX_EVENT_TYPE_CHARS) {
         return Err(Rejection::EventTypeTooLong);
@@ -82,7 +90,14 @@ pub fn process(integration: &Integration, request: &Request<'_>) -> Result<Outco
                 EventSource::None => Rejection::MissingKey("event_type".to_owned()),
             });
         }
+        Err(HandlerError::AnomalousPayload) => {
+            return Err(Rejection::AnomalousPayload {
+                webhook: integration.view_name,
+            });
+        }
         Err(HandlerError::Ignored) => return Ok(Outcome::Ignored),
+        Err(HandlerError::MalformedJson) => return Err(Rejection::MalformedJson),
+        Err(HandlerError::Invalid(text)) => return Err(Rejection::InvalidPayload(text)),
         Err(HandlerError::UnsupportedEvent(event)) => return Ok(Outcome::Unsupported { event }),
     };
     // Zulip filters on its own name for the event, which the handler knows.
@@ -219,6 +234,15 @@ mod tests {
         assert_eq!(
             run("bitbucket2", &[("X-Event-Key", &long)], body, &none),
             Err(Rejection::EventTypeTooLong)
+        );
+        let anomalous = run("jira", &[], r#"{"accountId": "x"}"#, &none);
+        assert_eq!(
+            anomalous,
+            Err(Rejection::AnomalousPayload { webhook: "Jira" })
+        );
+        assert_eq!(
+            anomalous.unwrap_err().to_string(),
+            "Unable to parse request: Did Jira generate this event?"
         );
         let fits = "e".repeat(MAX_EVENT_TYPE_CHARS);
         assert!(run("bitbucket2", &[("X-Event-Key", &fits)], body, &none).is_ok());

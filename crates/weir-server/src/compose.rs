@@ -13,9 +13,7 @@ use crate::store::{self, MessageInsert, UserRow};
 
 /// Zulip's limits on what a message may carry, and how it cuts what is longer: the
 /// integrations' replay of Zulip's tests cuts as the server does, so they live there.
-pub use weir_integrations::limits::{
-    MAX_CONTENT_CHARS, MAX_TOPIC_CHARS, truncate_content, truncate_topic,
-};
+pub use weir_integrations::limits::{MAX_CONTENT_CHARS, truncate_content, truncate_topic};
 
 /// Zulip refuses a rendering larger than a hundred times the longest message: a few
 /// characters can expand a lot (a reference link repeated, deep quotes).
@@ -167,6 +165,11 @@ impl Directory for Organization<'_> {
     fn group(&self, name: &str) -> Option<(i64, String)> {
         let group = store::group_by_name(self.conn, name).ok()??;
         (!group.deactivated).then_some((group.group_id, group.name))
+    }
+
+    fn deactivated_group(&self, name: &str) -> Option<(i64, String)> {
+        let group = store::group_by_name(self.conn, name).ok()??;
+        group.deactivated.then_some((group.group_id, group.name))
     }
 }
 

@@ -3,7 +3,8 @@
 //!
 //! Targets (one module each under `fuzz/`): request parameters, principals and stream
 //! lists through the whole router, webhooks and their event filters included
-//! (`requests`), seed files (`seeds`) and Markdown rendering (`render`). The
+//! (`requests`), group settings naming 1,000 nested groups against a model of who holds
+//! them (`group_settings`), seed files (`seeds`) and Markdown rendering (`render`). The
 //! integrations' own targets (bodies and headers per integration, event-filter patterns)
 //! are in weir-integrations' `tests/fuzz.rs`, whose `support` module this one shares. Besides the generated cases, every file
 //! in `fuzz/corpus/<target>/` runs as a fixed input (interesting and once-failing
@@ -17,6 +18,8 @@
 // test, not its helpers (rust-clippy#11119).
 #![allow(clippy::unwrap_used)]
 
+#[path = "fuzz/group_settings.rs"]
+mod group_settings;
 #[path = "fuzz/render.rs"]
 mod render;
 #[path = "fuzz/requests.rs"]

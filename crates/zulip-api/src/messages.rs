@@ -50,10 +50,13 @@ pub struct Message {
     #[serde(default)]
     pub topic_links: Vec<TopicLink>,
     pub content: String,
+    #[serde(default)]
     pub content_type: String,
     #[serde(default)]
     pub is_me_message: bool,
     pub timestamp: i64,
+    /// What sent the message; Weir only shows it.
+    #[serde(default)]
     pub client: String,
     #[serde(default)]
     pub flags: Vec<String>,

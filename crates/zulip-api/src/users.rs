@@ -87,8 +87,12 @@ pub struct User {
     pub email: String,
     pub full_name: String,
     pub role: Role,
+    /// Derived from `role` by the server; read `role` instead.
+    #[serde(default)]
     pub is_admin: bool,
+    #[serde(default)]
     pub is_owner: bool,
+    #[serde(default)]
     pub is_guest: bool,
     pub is_bot: bool,
     #[serde(default)]
@@ -101,7 +105,10 @@ pub struct User {
     pub avatar_url: Option<String>,
     #[serde(default)]
     pub avatar_version: i64,
+    /// Sent by every supported level; defaulted because Weir never needs them.
+    #[serde(default)]
     pub date_joined: String,
+    #[serde(default)]
     pub timezone: String,
     #[serde(default)]
     pub delivery_email: Option<String>,
@@ -157,5 +164,21 @@ mod tests {
         );
         assert_eq!(Role::from_name("administrator"), Some(Role::Administrator));
         assert!(Role::Owner.is_org_admin() && !Role::Moderator.is_org_admin());
+    }
+
+    /// A user a guest may not see (Zulip 8+, level 228), as Zulip 10's
+    /// `get_data_for_inaccessible_user` fills it in for `realm_users` and `GET /users`.
+    #[test]
+    fn zulip_s_placeholder_for_an_inaccessible_user_decodes() -> Result<(), serde_json::Error> {
+        let body = r#"{"email": "user12@zulip.testserver", "user_id": 12,
+            "avatar_version": 1, "is_admin": false, "is_owner": false, "is_guest": false,
+            "role": 400, "is_bot": false, "full_name": "Unknown user", "timezone": "",
+            "is_active": true, "date_joined": "1970-01-01T00:00:00+00:00",
+            "delivery_email": null,
+            "avatar_url": "/static/images/unknown-user-avatar.png", "profile_data": {}}"#;
+        let user: User = serde_json::from_str(body)?;
+        assert_eq!((user.user_id, user.role), (12, Role::Member));
+        assert!(user.delivery_email.is_none() && user.bot_type.is_none());
+        Ok(())
     }
 }

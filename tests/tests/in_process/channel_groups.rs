@@ -189,3 +189,46 @@ async fn a_group_a_channel_setting_names_is_in_use() {
         ])
     );
 }
+
+#[tokio::test]
+async fn a_guest_in_can_remove_subscribers_group_removes_others_only_where_subscribed() {
+    // Zulip's `can_remove_subscribers_from_stream` checks basic access first: a guest
+    // reads only the channels they are in, public ones included.
+    let mut seed = seed_with_groups();
+    let guest_only = json!({"direct_members": [GUEST.id], "direct_subgroups": []});
+    for stream in seed["streams"].as_array_mut().expect("streams") {
+        if stream["stream_id"] == ENGINEERING_STREAM.id || stream["stream_id"] == DESIGN.id {
+            stream["can_remove_subscribers_group"] = guest_only.clone();
+        }
+    }
+    let server = TestServer::start(seed, &[]);
+    let guest = server.as_user(&GUEST);
+    let remove = |stream: &'static str, who: u64| {
+        let guest = guest.clone();
+        async move {
+            guest
+                .delete(
+                    SUBS,
+                    &[
+                        ("subscriptions", json!([stream])),
+                        ("principals", json!([who])),
+                    ],
+                )
+                .await
+        }
+    };
+    // Engineering is public and the guest is not in it.
+    remove(ENGINEERING_STREAM.name, OWNER.id)
+        .await
+        .bad_request(PERMISSION);
+    assert!(
+        server
+            .members_of(ENGINEERING_STREAM.id)
+            .await
+            .contains(&OWNER.id)
+    );
+    // Design is public and the guest is in it.
+    let r = remove(DESIGN.name, MODERATOR.id).await;
+    assert_unsubscribed(&r, &[DESIGN.name], &[]);
+    assert!(!server.members_of(DESIGN.id).await.contains(&MODERATOR.id));
+}

@@ -22,6 +22,7 @@ mod channel_permissions;
 mod channel_settings;
 mod feature_levels;
 mod group_mentions;
+mod group_nesting;
 mod integrations;
 mod limits;
 mod markdown_corpus;

@@ -449,6 +449,64 @@ async fn who_may_change_members_follows_zulip_10_defaults() {
 }
 
 #[tokio::test]
+async fn whoever_may_add_or_remove_anyone_may_add_or_remove_themself() {
+    let server = server();
+    let owner = server.as_user(&OWNER);
+    // Backend: Mona adds members, Nina removes them; nobody joins or leaves by themself.
+    owner
+        .patch(
+            &format!("/user_groups/{BACKEND}"),
+            &[
+                (
+                    "can_add_members_group",
+                    json!({"new": {"direct_members": [MODERATOR.id], "direct_subgroups": []}}),
+                ),
+                ("can_leave_group", json!({"new": NOBODY})),
+                (
+                    "can_remove_members_group",
+                    json!({"new": {"direct_members": [MEMBER2.id], "direct_subgroups": []}}),
+                ),
+            ],
+        )
+        .await
+        .ok();
+    // Zulip falls back from `can_join_group` to `can_add_members_group`...
+    change(
+        &server.as_user(&MODERATOR),
+        BACKEND,
+        &[("add", json!([MODERATOR.id]))],
+    )
+    .await
+    .ok();
+    change(
+        &server.as_user(&ADMIN),
+        BACKEND,
+        &[("add", json!([ADMIN.id]))],
+    )
+    .await
+    .bad_request(PERMISSION);
+    // ...and from `can_leave_group` to `can_remove_members_group`.
+    change(
+        &server.as_user(&MODERATOR),
+        BACKEND,
+        &[("delete", json!([MODERATOR.id]))],
+    )
+    .await
+    .bad_request(PERMISSION);
+    change(
+        &server.as_user(&MEMBER2),
+        BACKEND,
+        &[("delete", json!([MEMBER2.id]))],
+    )
+    .await
+    .ok();
+    assert_eq!(
+        members_of(&server, BACKEND).await,
+        json!([MODERATOR.id, MEMBER.id])
+    );
+}
+
+#[tokio::test]
 async fn members_are_listed_through_subgroups_unless_direct_only() {
     let server = server();
     let api = server.as_user(&MEMBER2);
@@ -757,7 +815,7 @@ async fn a_group_in_use_is_not_deactivated_and_an_unused_one_is() {
 // ------------------------------------------------------------------------ mentions
 
 #[tokio::test]
-async fn group_mentions_render_while_the_group_is_active() {
+async fn group_mentions_render_aloud_while_the_group_is_active() {
     let server = server();
     let member = server.as_user(&MEMBER);
     let render = |content: &'static str| {
@@ -779,9 +837,10 @@ async fn group_mentions_render_while_the_group_is_active() {
         .post(&format!("/user_groups/{ENGINEERING}/deactivate"), &[])
         .await
         .ok();
+    // A deactivated group's mention stays, silent (Zulip's `UserGroupMentionPattern`).
     assert_eq!(
         render("@*engineering*").await,
-        "<p>@<em>engineering</em></p>"
+        "<p><span class=\"user-group-mention silent\" data-user-group-id=\"31\">engineering</span></p>"
     );
 }
 

@@ -56,6 +56,12 @@ impl GroupSetting {
     fn parse(value: Option<serde_json::Value>) -> Option<Self> {
         serde_json::from_value(value?).ok()
     }
+
+    /// Reads either form, as servers send it by level (an integer only before Zulip 10,
+    /// feature levels 258 for groups and 320 for channels); `None` for anything else.
+    pub fn from_value(value: &serde_json::Value) -> Option<Self> {
+        Self::deserialize(value).ok()
+    }
 }
 
 /// The groups of one organization, by id.

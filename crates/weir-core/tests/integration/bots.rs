@@ -2,6 +2,8 @@
 //! (keys only from `GET /bots/{id}/api_key`, feature level 463; listings without them,
 //! 474). Answers follow Zulip's documented examples.
 
+#![allow(clippy::unwrap_used)]
+
 use std::sync::Arc;
 
 use crate::support::{EMAIL, KEY, Reply, Stub, client, fast_config, user_json};

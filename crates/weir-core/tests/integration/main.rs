@@ -6,5 +6,6 @@
 mod accounts;
 mod bots;
 mod client;
+mod compat;
 mod real_keyring;
 mod support;

@@ -1,7 +1,8 @@
 //! Webhook bodies and headers, per integration: each fixture mutated (a value swapped
 //! for another of any type, a key dropped, nesting, long strings), or bytes that are not
-//! JSON at all, with random event headers, `branches` and event filters. Processing
-//! answers an outcome or a typed rejection, never panics, within the budget.
+//! JSON at all, with random event headers, `branches` and event filters; each body is
+//! also sent as a form's `payload` field (Slack's convention). Processing answers an
+//! outcome or a typed rejection, never panics, within the budget.
 
 use std::collections::BTreeMap;
 
@@ -124,7 +125,29 @@ fn check(
     filter: &EventFilter,
     topic: Option<&str>,
 ) {
+    check_as(integration, body, false, event, branches, filter, topic);
+}
+
+/// [`check`], the body declared a form (`application/x-www-form-urlencoded`) if `form`.
+fn check_as(
+    integration: &Integration,
+    body: &[u8],
+    form: bool,
+    event: Option<&str>,
+    branches: Option<&str>,
+    filter: &EventFilter,
+    topic: Option<&str>,
+) {
     let mut headers = HeaderMap::new();
+    for (name, value) in base_headers(integration) {
+        headers.insert(name, value);
+    }
+    if form {
+        headers.insert(
+            http::header::CONTENT_TYPE,
+            HeaderValue::from_static("application/x-www-form-urlencoded"),
+        );
+    }
     if let (EventSource::Header(name), Some(event)) = (integration.event_source, event)
         && let (Ok(name), Ok(value)) = (
             HeaderName::from_bytes(name.as_bytes()),
@@ -177,6 +200,27 @@ fn check(
             );
         }
     }
+}
+
+/// The headers every request to `integration` carries: its fixtures' own, but the event
+/// header (Slack's `Content-Type: application/json`, without which it reads a form).
+fn base_headers(integration: &Integration) -> Vec<(HeaderName, HeaderValue)> {
+    let Some(fixture) = integration.fixtures.first() else {
+        return Vec::new();
+    };
+    fixture
+        .headers
+        .iter()
+        .filter(|(name, _)| {
+            !matches!(integration.event_source, EventSource::Header(h) if h.eq_ignore_ascii_case(name))
+        })
+        .filter_map(|(name, value)| {
+            Some((
+                HeaderName::from_bytes(name.as_bytes()).ok()?,
+                HeaderValue::from_str(value).ok()?,
+            ))
+        })
+        .collect()
 }
 
 /// One request: a fixture index and its mutations (or raw bytes instead), an event
@@ -255,6 +299,20 @@ fn run_case(integration: &Integration, case: &Case) {
         &body,
         event,
         case.branches.as_deref(),
+        &filter,
+        case.topic.as_deref(),
+    );
+    // The same JSON as Slack's form field `payload`, after another field.
+    let form: String = form_urlencoded::Serializer::new(String::new())
+        .append_pair("text", "x")
+        .append_pair("payload", &String::from_utf8_lossy(&body))
+        .finish();
+    check_as(
+        integration,
+        form.as_bytes(),
+        true,
+        event,
+        None,
         &filter,
         case.topic.as_deref(),
     );

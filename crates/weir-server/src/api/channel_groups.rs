@@ -6,8 +6,9 @@ use rusqlite::Connection;
 use serde_json::{Value, json};
 
 use crate::error::{ApiError, Error};
+use crate::rules::group_graph::GroupGraph;
 use crate::rules::groups::SettingValue;
-use crate::store::{self, Memberships, StreamRow, UserRow, system};
+use crate::store::{self, StreamRow, UserRow, system};
 
 /// `can_remove_subscribers_group` decides who removes others (Zulip 6.0).
 pub const CAN_REMOVE_SUBSCRIBERS_LEVEL: u32 = 142;
@@ -93,7 +94,7 @@ pub fn administrators(stream: &StreamRow) -> SettingValue {
 
 /// Whether `user` may post by `can_send_message_group` (Zulip's
 /// `check_stream_access_based_on_can_send_message_group`; a bot may through its owner).
-pub fn may_post(graph: &Memberships, user: &UserRow, stream: &StreamRow) -> bool {
+pub fn may_post(graph: &GroupGraph, user: &UserRow, stream: &StreamRow) -> bool {
     let value = setting_value(stream, "can_send_message_group");
     if value == SettingValue::Group(system::EVERYONE) {
         return true;
@@ -114,7 +115,7 @@ pub fn check_may_post(
     if setting_value(stream, "can_send_message_group") == SettingValue::Group(DEFAULT_SEND) {
         return Ok(());
     }
-    if may_post(&store::memberships(conn)?, sender, stream) {
+    if may_post(&GroupGraph::from(store::memberships(conn)?), sender, stream) {
         return Ok(());
     }
     Err(ApiError::bad_request("You do not have permission to post in this channel.").into())
@@ -135,7 +136,7 @@ pub fn check_may_post_by_id(
 /// Whether a caller who is no organization administrator may remove others from a
 /// stream they can see.
 pub fn may_remove_others(
-    graph: &Memberships,
+    graph: &GroupGraph,
     caller: &UserRow,
     stream: &StreamRow,
     level: u32,
@@ -151,7 +152,7 @@ pub fn may_remove_others(
 
 /// Whether a caller may subscribe others to a stream they cannot otherwise access.
 pub fn may_add_others_anyway(
-    graph: &Memberships,
+    graph: &GroupGraph,
     caller: &UserRow,
     stream: &StreamRow,
     level: u32,
@@ -165,7 +166,7 @@ pub fn may_add_others_anyway(
 
 /// Whether a caller may subscribe themself to a stream they cannot otherwise access.
 pub fn may_join_anyway(
-    graph: &Memberships,
+    graph: &GroupGraph,
     caller: &UserRow,
     stream: &StreamRow,
     level: u32,
@@ -217,11 +218,11 @@ mod tests {
     #[test]
     fn group_settings_take_effect_from_their_levels() {
         // Group 20 holds user 5; user 6 created the stream.
-        let graph = Memberships {
+        let graph = GroupGraph::from(crate::store::Memberships {
             members: BTreeMap::from([(20, BTreeSet::from([5]))]),
             subgroups: BTreeMap::new(),
             active: BTreeMap::from([(5, Role::Member), (6, Role::Member)]),
-        };
+        });
         let settings = StreamGroupSettings {
             can_add_subscribers_group: Some("20".into()),
             can_remove_subscribers_group: Some("20".into()),

@@ -15,9 +15,10 @@ use crate::error::{ApiError, Error};
 use crate::http::auth::Caller;
 use crate::http::params::Params;
 use crate::rules::access::has_content_access;
+use crate::rules::group_graph::GroupGraph;
 use crate::rules::groups::SettingValue;
 use crate::rules::names::{MAX_STREAM_DESCRIPTION_CHARS, check_stream_name};
-use crate::store::{self, Memberships, StreamGroupSettings, StreamRow, UserRow, system};
+use crate::store::{self, StreamGroupSettings, StreamRow, UserRow, system};
 use zulip_api::Role;
 
 /// Levels at which Zulip's parameters appeared; below its level a parameter is ignored
@@ -170,7 +171,7 @@ pub fn creation_groups(
     conn: &Connection,
     settings: &[(&'static str, SettingValue)],
 ) -> Result<StreamGroupSettings, Error> {
-    let graph = store::memberships(conn)?;
+    let graph = GroupGraph::from(store::memberships(conn)?);
     let mut groups = StreamGroupSettings::default();
     for name in STREAM_GROUP_SETTINGS {
         if let Some((_, value)) = settings.iter().find(|(given, _)| *given == name) {
@@ -184,7 +185,7 @@ pub fn creation_groups(
 /// Zulip's `access_user_group_for_setting` for a channel setting.
 fn check_group_value(
     conn: &Connection,
-    graph: &Memberships,
+    graph: &GroupGraph,
     name: &str,
     value: &SettingValue,
 ) -> Result<(), Error> {
@@ -220,7 +221,7 @@ fn content_required() -> Error {
 /// Zulip's `user_has_content_access`: subscribers, anyone but a guest on a public
 /// channel, and the members of the settings that let people in without subscribing.
 fn content_access(
-    graph: &Memberships,
+    graph: &GroupGraph,
     user: &UserRow,
     stream: &StreamRow,
     subscribed: bool,
@@ -236,7 +237,7 @@ fn content_access(
 
 /// Zulip's `can_administer_accessible_channel`: members of `can_administer_channel_group`
 /// (never guests, whom the setting may not name).
-pub fn may_administer(graph: &Memberships, user: &UserRow, stream: &StreamRow) -> bool {
+pub fn may_administer(graph: &GroupGraph, user: &UserRow, stream: &StreamRow) -> bool {
     user.is_org_admin() || (!user.is_guest() && graph.holds(&administrators(stream), user.user_id))
 }
 
@@ -244,7 +245,7 @@ pub fn may_administer(graph: &Memberships, user: &UserRow, stream: &StreamRow) -
 /// caller may not administer is "Invalid channel ID" unless they could read it.
 fn stream_for_update(
     conn: &Connection,
-    graph: &Memberships,
+    graph: &GroupGraph,
     caller: &UserRow,
     stream_id: i64,
 ) -> Result<(StreamRow, bool), Error> {
@@ -269,7 +270,7 @@ fn apply(
     stream_id: i64,
     request: &Request,
 ) -> Result<(), Error> {
-    let graph = store::memberships(conn)?;
+    let graph = GroupGraph::from(store::memberships(conn)?);
     let (mut stream, subscribed) = stream_for_update(conn, &graph, caller, stream_id)?;
     change_privacy(&graph, caller, &mut stream, subscribed, request)?;
     if let Some(raw) = &request.retention {
@@ -308,7 +309,7 @@ fn apply(
 /// `is_private`, `is_web_public` and `history_public_to_subscribers`, checked together
 /// as Zulip checks the state they propose.
 fn change_privacy(
-    graph: &Memberships,
+    graph: &GroupGraph,
     caller: &UserRow,
     stream: &mut StreamRow,
     subscribed: bool,
@@ -371,7 +372,7 @@ fn parse_retention(raw: &Value) -> Result<Option<i64>, Error> {
 /// The group settings after the request, checked in Zulip's order.
 fn change_groups(
     conn: &Connection,
-    graph: &Memberships,
+    graph: &GroupGraph,
     caller: &UserRow,
     stream: &StreamRow,
     subscribed: bool,

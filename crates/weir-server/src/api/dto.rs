@@ -152,6 +152,16 @@ pub fn stream_dto(stream: &StreamRow, activity: StreamActivity, now: i64) -> Str
         can_subscribe_group,
         subscribers: None,
         subscriber_count: None,
+        partial_subscribers: None,
+        // Zulip 11 and 12 settings, which level 362 does not have.
+        can_move_messages_out_of_channel_group: None,
+        can_move_messages_within_channel_group: None,
+        can_resolve_topics_group: None,
+        can_delete_any_message_group: None,
+        can_delete_own_message_group: None,
+        can_create_topic_group: None,
+        folder_id: None,
+        topics_policy: None,
     }
 }
 

@@ -7,6 +7,7 @@ use serde_json::Value;
 
 use crate::error::{ApiError, Error};
 use crate::http::params::as_list;
+use crate::rules::group_graph::GroupGraph;
 use crate::rules::groups::SettingValue;
 use crate::store::{self, GROUP_SETTINGS, GroupRow, Memberships, UserRow, system};
 
@@ -67,7 +68,7 @@ pub fn setting(group: &GroupRow, name: &str) -> SettingValue {
 /// who may manage all groups or this one may do anything; otherwise `permission` decides.
 pub fn group_for_update(
     conn: &Connection,
-    graph: &Memberships,
+    graph: &GroupGraph,
     caller: &UserRow,
     group_id: i64,
     permission: &str,
@@ -88,13 +89,13 @@ pub fn group_for_update(
 }
 
 /// Whether the caller may manage the group (and so do anything to it).
-pub fn may_manage(graph: &Memberships, caller: &UserRow, group: &GroupRow) -> bool {
+pub fn may_manage(graph: &GroupGraph, caller: &UserRow, group: &GroupRow) -> bool {
     !group.is_system
         && (graph.holds(&SettingValue::Group(CAN_MANAGE_ALL_GROUPS), caller.user_id)
             || graph.holds(&setting(group, "can_manage_group"), caller.user_id))
 }
 
-pub fn may_create(graph: &Memberships, caller: &UserRow) -> Result<(), Error> {
+pub fn may_create(graph: &GroupGraph, caller: &UserRow) -> Result<(), Error> {
     if graph.holds(&SettingValue::Group(CAN_CREATE_GROUPS), caller.user_id) {
         return Ok(());
     }

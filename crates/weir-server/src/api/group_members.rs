@@ -18,8 +18,9 @@ use crate::compose::{self, Destination, Outgoing};
 use crate::error::{ApiError, Error};
 use crate::http::auth::Caller;
 use crate::http::params::Params;
+use crate::rules::group_graph::GroupGraph;
 use crate::rules::limits::MAX_PRINCIPALS;
-use crate::store::{self, Memberships, UserRow};
+use crate::store::{self, GroupRow, Memberships, UserRow};
 
 /// One request's changes to a group.
 #[derive(Debug, Default)]
@@ -78,7 +79,9 @@ pub async fn update_members(
     let heavy = changes.add.len() + changes.delete.len() > 100;
     state
         .store()
-        .write_weighted(heavy, move |conn| apply(conn, &caller, group_id, &changes))
+        .write_with_groups(caller.user_id, heavy, move |conn, graph| {
+            apply(conn, graph, &caller, group_id, &changes)
+        })
         .await?;
     success(Value::Null, params.into_ignored())
 }
@@ -104,31 +107,49 @@ pub async fn update_subgroups(
     }
     state
         .store()
-        .write(move |conn| apply(conn, &caller, group_id, &changes))
+        .write_with_groups(caller.user_id, false, move |conn, graph| {
+            apply(conn, graph, &caller, group_id, &changes)
+        })
         .await?;
     success(Value::Null, params.into_ignored())
 }
 
-/// The setting that decides a change: acting on oneself alone is joining or leaving.
-fn permission_for(
+/// Zulip's check of a member change: acting on oneself alone is joining or leaving
+/// (`own`), and whoever may add or remove anyone (`others`) may do that too; acting on
+/// others is `others` alone. Returns the group.
+fn group_for_member_change(
+    target: &Target<'_>,
     ids: &[i64],
-    caller: &UserRow,
     own: &'static str,
     others: &'static str,
-) -> &'static str {
-    if ids == [caller.user_id] { own } else { others }
+) -> Result<GroupRow, Error> {
+    let check = |permission| {
+        group_for_update(
+            target.conn,
+            target.graph,
+            target.caller,
+            target.group_id,
+            permission,
+            false,
+        )
+    };
+    if ids == [target.caller.user_id] {
+        check(own).or_else(|_| check(others))
+    } else {
+        check(others)
+    }
 }
 
 fn apply(
     conn: &Connection,
+    graph: &GroupGraph,
     caller: &UserRow,
     group_id: i64,
     changes: &Changes,
 ) -> Result<(), Error> {
-    let graph = store::memberships(conn)?;
     let target = Target {
         conn,
-        graph: &graph,
+        graph,
         caller,
         group_id,
     };
@@ -168,7 +189,7 @@ fn refuse_first(
 /// The group a request changes, and who changes it.
 struct Target<'a> {
     conn: &'a Connection,
-    graph: &'a Memberships,
+    graph: &'a GroupGraph,
     caller: &'a UserRow,
     group_id: i64,
 }
@@ -180,15 +201,15 @@ impl Target<'_> {
         let Self {
             conn,
             graph,
-            caller,
             group_id,
+            ..
         } = *self;
-        let permission = if add {
-            permission_for(ids, caller, "can_join_group", "can_add_members_group")
+        let name = if add {
+            group_for_member_change(self, ids, "can_join_group", "can_add_members_group")
         } else {
-            permission_for(ids, caller, "can_leave_group", "can_remove_members_group")
-        };
-        let name = group_for_update(conn, graph, caller, group_id, permission, false)?.name;
+            group_for_member_change(self, ids, "can_leave_group", "can_remove_members_group")
+        }?
+        .name;
         check_users(graph, ids)?;
         let member = |id: i64| graph.is_member(group_id, id, true) || added.contains(&id);
         if add {

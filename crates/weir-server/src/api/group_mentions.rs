@@ -9,6 +9,7 @@ use rusqlite::Connection;
 
 use super::group_access::setting;
 use crate::error::{ApiError, Error};
+use crate::rules::group_graph::GroupGraph;
 use crate::rules::groups::SettingValue;
 use crate::store::{self, UserRow, system};
 
@@ -37,7 +38,8 @@ pub fn check_group_mentions(
     if mentioned.is_empty() {
         return Ok(());
     }
-    let graph = store::memberships(conn)?;
+    // In a read job, off the async threads (see `rules/group_graph.rs` for the cost).
+    let graph = GroupGraph::from(store::memberships(conn)?);
     for group_id in mentioned {
         let Some(group) = store::group_by_id(conn, group_id)? else {
             continue;

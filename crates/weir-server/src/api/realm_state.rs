@@ -7,10 +7,10 @@
 use rusqlite::Connection;
 use serde_json::{Map, Value, json};
 
-use crate::compose::{MAX_CONTENT_CHARS, MAX_TOPIC_CHARS};
 use crate::error::Error;
 use crate::rules::names::{MAX_STREAM_DESCRIPTION_CHARS, MAX_STREAM_NAME_CHARS};
 use crate::store::{self, system};
+use weir_integrations::limits::{MAX_CONTENT_CHARS, MAX_TOPIC_CHARS};
 
 /// Keys Zulip added after level 1, with their level: below it a key is left out, as
 /// that server would. Keys not listed are older than anything Weir emulates.

@@ -1,6 +1,7 @@
 //! `POST /users/me/subscriptions`: subscribe yourself or others, creating streams.
 
 use std::collections::{BTreeMap, HashSet};
+use std::sync::Arc;
 
 use axum::extract::State;
 use axum::response::Response;
@@ -20,9 +21,10 @@ use crate::error::{ApiError, Error};
 use crate::http::auth::Caller;
 use crate::http::params::{Params, as_list};
 use crate::rules::access::can_access;
+use crate::rules::group_graph::GroupGraph;
 use crate::rules::limits::{MAX_SUBSCRIPTIONS, check_list_len};
 use crate::rules::names::MAX_STREAM_DESCRIPTION_CHARS;
-use crate::store::{self, StreamRow, SubscriptionChange, UserRow};
+use crate::store::{self, Groups, StreamRow, SubscriptionChange, UserRow};
 
 /// Zulip skips the "you were subscribed" messages above this many new subscriptions.
 const MAX_NOTIFIED_SUBSCRIPTIONS: usize = 250;
@@ -71,9 +73,18 @@ pub async fn subscribe(
     };
     let level = state.feature_level();
     let heavy = is_heavy(request.names.len(), request.principals.len());
+    // The groups decide only for streams the caller cannot otherwise reach: resolved now,
+    // on a reader, except for administrators, who reach every stream.
+    let groups = if caller.is_org_admin() {
+        state.store().groups_later(caller.user_id)
+    } else {
+        state.store().groups_for(caller.user_id).await?
+    };
     let response = state
         .store()
-        .write_weighted(heavy, move |conn| add(conn, &caller, &request, level))
+        .write_weighted(heavy, move |conn| {
+            add(conn, &groups, &caller, &request, level)
+        })
         .await?;
     success_weighted(heavy, response, ignored).await
 }
@@ -127,6 +138,7 @@ fn parse_subscriptions(value: Value) -> Result<(Vec<String>, BTreeMap<String, St
 
 fn add(
     conn: &Connection,
+    groups: &Groups,
     caller: &UserRow,
     request: &Request,
     feature_level: u32,
@@ -144,7 +156,7 @@ fn add(
     // Zulip sends no "subscribed you" message for streams this request creates.
     let mut created: HashSet<i64> = HashSet::new();
     // The group graph, loaded only if a stream's group settings must decide.
-    let mut graph: Option<store::Memberships> = None;
+    let mut graph: Option<Arc<GroupGraph>> = None;
     let others = targets
         .iter()
         .any(|target| target.user_id != caller.user_id);
@@ -153,7 +165,15 @@ fn add(
             Some(stream) => {
                 let subscribed = store::is_subscribed(conn, caller.user_id, stream.stream_id)?;
                 if !can_access(caller, &stream, subscribed)
-                    && !allowed_by_groups(conn, &mut graph, caller, &stream, others, feature_level)?
+                    && !allowed_by_groups(
+                        conn,
+                        groups,
+                        &mut graph,
+                        caller,
+                        &stream,
+                        others,
+                        feature_level,
+                    )?
                 {
                     if !request.fatal {
                         unauthorized.push(stream.name);
@@ -250,7 +270,8 @@ fn add(
 /// not otherwise.
 fn allowed_by_groups(
     conn: &Connection,
-    graph: &mut Option<store::Memberships>,
+    groups: &Groups,
+    graph: &mut Option<Arc<GroupGraph>>,
     caller: &UserRow,
     stream: &StreamRow,
     others: bool,
@@ -260,7 +281,7 @@ fn allowed_by_groups(
         return Ok(false);
     }
     if graph.is_none() {
-        *graph = Some(store::memberships(conn)?);
+        *graph = Some(groups.current(conn)?);
     }
     let Some(graph) = graph.as_ref() else {
         return Ok(false);

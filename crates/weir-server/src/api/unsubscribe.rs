@@ -14,9 +14,9 @@ use crate::AppState;
 use crate::error::{ApiError, Error};
 use crate::http::auth::Caller;
 use crate::http::params::Params;
-use crate::rules::access::visible_for_unsubscribe;
+use crate::rules::access::{has_content_access, visible_for_unsubscribe};
 use crate::rules::limits::{MAX_SUBSCRIPTIONS, check_list_len};
-use crate::store::{self, StreamRow, UserRow};
+use crate::store::{self, Groups, StreamRow, UserRow};
 
 /// Feature level from which users may remove bots they own.
 const BOT_OWNERS_REMOVE_BOTS_LEVEL: u32 = 145;
@@ -32,10 +32,17 @@ pub async fn unsubscribe(
     let ignored = params.into_ignored();
     let level = state.feature_level();
     let heavy = is_heavy(names.len(), principals.len());
+    // The groups decide only when someone who is no administrator removes others:
+    // resolved now, on a reader, only then.
+    let groups = if caller.is_org_admin() || principals.is_empty() {
+        state.store().groups_later(caller.user_id)
+    } else {
+        state.store().groups_for(caller.user_id).await?
+    };
     let response = state
         .store()
         .write_weighted(heavy, move |conn| {
-            remove(conn, &caller, &names, &principals, level)
+            remove(conn, &groups, &caller, &names, &principals, level)
         })
         .await?;
     success_weighted(heavy, response, ignored).await
@@ -43,6 +50,7 @@ pub async fn unsubscribe(
 
 fn remove(
     conn: &Connection,
+    groups: &Groups,
     caller: &UserRow,
     raw_names: &[String],
     principals: &[Principal],
@@ -52,17 +60,23 @@ fn remove(
     let names = unique_stream_names(raw_names)?;
 
     let mut visible: Vec<StreamRow> = Vec::with_capacity(names.len());
+    // The visible streams whose content the caller may read (Zulip's basic access).
+    let mut readable: Vec<bool> = Vec::with_capacity(names.len());
     let mut first_missing: Option<&str> = None;
     for name in &names {
         let found = match store::stream_by_name(conn, name)? {
             Some(stream) => {
                 let subscribed = store::is_subscribed(conn, caller.user_id, stream.stream_id)?;
-                visible_for_unsubscribe(caller, &stream, subscribed).then_some(stream)
+                visible_for_unsubscribe(caller, &stream, subscribed)
+                    .then(|| (has_content_access(caller, &stream, subscribed), stream))
             }
             None => None,
         };
         match found {
-            Some(stream) => visible.push(stream),
+            Some((content_access, stream)) => {
+                readable.push(content_access);
+                visible.push(stream);
+            }
             None => {
                 first_missing.get_or_insert(name);
             }
@@ -82,9 +96,14 @@ fn remove(
         let only_self_and_own_bots = targets
             .iter()
             .all(|target| target.user_id == caller.user_id || owns_bot(target));
-        // Else the stream's groups decide, stream by stream (loaded only then).
+        // Else, as Zulip's `can_remove_subscribers_from_stream`: basic access to the
+        // stream first (a guest reads only streams they are in, public or not), then the
+        // stream's groups, stream by stream (loaded only then).
         if !only_self_and_own_bots {
-            let graph = store::memberships(conn)?;
+            if readable.contains(&false) {
+                return Err(ApiError::bad_request("Insufficient permission").into());
+            }
+            let graph = groups.current(conn)?;
             if !visible
                 .iter()
                 .all(|stream| may_remove_others(&graph, caller, stream, feature_level))

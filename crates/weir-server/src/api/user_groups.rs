@@ -16,6 +16,7 @@ use crate::clock::now_unix;
 use crate::error::{ApiError, Error};
 use crate::http::auth::Caller;
 use crate::http::params::Params;
+use crate::rules::group_graph::GroupGraph;
 use crate::rules::groups::{SettingValue, check_group_description, check_group_name};
 use crate::rules::limits::MAX_PRINCIPALS;
 use crate::store::{self, GROUP_SETTINGS, GroupRow, Memberships, NewGroup, UserRow, system};
@@ -159,7 +160,9 @@ pub async fn create(
     };
     let group_id = state
         .store()
-        .write(move |conn| create_group(conn, &caller, &request))
+        .write_with_groups(caller.user_id, false, move |conn, graph| {
+            create_group(conn, graph, &caller, &request)
+        })
         .await?;
     // Zulip added `group_id` at level 317; it is sent at every level, since the API
     // document requires it and older clients ignore it.
@@ -182,15 +185,15 @@ fn name_taken(name: &str) -> Error {
 
 fn create_group(
     conn: &Connection,
+    graph: &GroupGraph,
     caller: &UserRow,
     request: &NewGroupRequest,
 ) -> Result<i64, Error> {
-    let graph = store::memberships(conn)?;
-    may_create(&graph, caller)?;
-    check_users(&graph, &request.members)?;
+    may_create(graph, caller)?;
+    check_users(graph, &request.members)?;
     let name = check_group_name(&request.name)?;
     for (setting_name, value) in &request.settings {
-        check_setting_value(conn, &graph, setting_name, value)?;
+        check_setting_value(conn, graph, setting_name, value)?;
     }
     if store::group_by_name(conn, name)?.is_some() {
         return Err(name_taken(name));
@@ -270,25 +273,27 @@ pub async fn update(
     let level = state.feature_level();
     state
         .store()
-        .write(move |conn| update_group(conn, &caller, group_id, &request, level))
+        .write_with_groups(caller.user_id, false, move |conn, graph| {
+            update_group(conn, graph, &caller, group_id, &request, level)
+        })
         .await?;
     success(Value::Null, params.into_ignored())
 }
 
 fn update_group(
     conn: &Connection,
+    graph: &GroupGraph,
     caller: &UserRow,
     group_id: i64,
     request: &Update,
     level: u32,
 ) -> Result<(), Error> {
-    let graph = store::memberships(conn)?;
     // Renaming a deactivated group was always allowed; the rest from level 340.
     let only_name = request.description.is_none() && request.settings.is_empty();
     let allow_deactivated = only_name || level >= EDIT_DEACTIVATED_LEVEL;
     let group = group_for_update(
         conn,
-        &graph,
+        graph,
         caller,
         group_id,
         "can_manage_group",
@@ -307,7 +312,7 @@ fn update_group(
     for (setting_name, new, old) in &request.settings {
         let current = setting(&group, setting_name);
         if let Some(old) = old
-            && !same_value(old, &current, &graph)
+            && !same_value(old, &current, graph)
         {
             return Err(
                 ApiError::bad_request("'old' value does not match the expected value.")
@@ -318,7 +323,7 @@ fn update_group(
         if *new == current {
             continue;
         }
-        check_setting_value(conn, &graph, setting_name, new)?;
+        check_setting_value(conn, graph, setting_name, new)?;
         store::set_setting(conn, group_id, setting_name, &new.to_stored())?;
     }
     Ok(())
@@ -339,15 +344,21 @@ pub async fn deactivate(
     let group_id = parse_group_id(&group_id)?;
     state
         .store()
-        .write(move |conn| deactivate_group(conn, &caller, group_id))
+        .write_with_groups(caller.user_id, false, move |conn, graph| {
+            deactivate_group(conn, graph, &caller, group_id)
+        })
         .await?;
     success(Value::Null, params.into_ignored())
 }
 
-fn deactivate_group(conn: &Connection, caller: &UserRow, group_id: i64) -> Result<(), Error> {
-    let graph = store::memberships(conn)?;
-    group_for_update(conn, &graph, caller, group_id, "can_manage_group", false)?;
-    let objections = objections(conn, &graph, group_id)?;
+fn deactivate_group(
+    conn: &Connection,
+    graph: &GroupGraph,
+    caller: &UserRow,
+    group_id: i64,
+) -> Result<(), Error> {
+    group_for_update(conn, graph, caller, group_id, "can_manage_group", false)?;
+    let objections = objections(conn, graph, group_id)?;
     if !objections.is_empty() {
         return Err(
             ApiError::bad_request("Cannot deactivate user group in use.")

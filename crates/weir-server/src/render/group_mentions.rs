@@ -30,11 +30,15 @@ pub(super) fn group_mention_len(text: &str) -> Option<usize> {
 }
 
 /// `<span class="user-group-mention" data-user-group-id="ID">@name</span>` (silent: the
-/// class `user-group-mention silent` and no `@`), if the name is an active group's.
+/// class `user-group-mention silent` and no `@`), if the name is a group's.
 pub(super) fn group_mention_html(source: &str, directory: &dyn Directory) -> Option<String> {
     let (prefix, silent) = prefix(source)?;
     let inner = source.get(prefix.len()..source.len().checked_sub(1)?)?;
-    let (group_id, name) = directory.group(inner)?;
+    // A deactivated group's mention is silent, as in Zulip's `UserGroupMentionPattern`.
+    let ((group_id, name), silent) = match directory.group(inner) {
+        Some(found) => (found, silent),
+        None => (directory.deactivated_group(inner)?, true),
+    };
     let class = if silent {
         "user-group-mention silent"
     } else {
@@ -69,6 +73,33 @@ mod tests {
             name.eq_ignore_ascii_case("support <team>")
                 .then(|| (12, "support <team>".to_owned()))
         }
+
+        fn deactivated_group(&self, name: &str) -> Option<(i64, String)> {
+            (name == "old").then(|| (13, "old".to_owned()))
+        }
+    }
+
+    #[test]
+    fn a_deactivated_groups_mention_is_silent() {
+        assert_eq!(
+            render_with_mentions("@*old* @_*old*", &Org),
+            "<p><span class=\"user-group-mention silent\" data-user-group-id=\"13\">old</span> \
+             <span class=\"user-group-mention silent\" data-user-group-id=\"13\">old</span></p>"
+        );
+    }
+
+    #[test]
+    fn quoted_group_mentions_are_silent() {
+        assert_eq!(
+            render_with_mentions(
+                "> @*support <team>*\n\n```quote\n@*support <team>*\n```",
+                &Org
+            ),
+            "<blockquote>\n<p><span class=\"user-group-mention silent\" data-user-group-id=\"12\">\
+             support &lt;team&gt;</span></p>\n</blockquote>\n\
+             <blockquote>\n<p><span class=\"user-group-mention silent\" data-user-group-id=\"12\">\
+             support &lt;team&gt;</span></p>\n</blockquote>"
+        );
     }
 
     #[test]

@@ -31,6 +31,10 @@ pub trait Directory {
     fn group(&self, _name: &str) -> Option<(i64, String)> {
         None
     }
+    /// The deactivated user group `@*name*` names, whose mentions Zulip renders silent.
+    fn deactivated_group(&self, _name: &str) -> Option<(i64, String)> {
+        None
+    }
 }
 
 const OPEN: char = '\u{E000}';
@@ -73,7 +77,9 @@ pub fn render_with_mentions(source: &str, directory: &dyn Directory) -> String {
     }
     let (marked, mentions) = mark_mentions(source, directory);
     let (marked, spans) = super::math::mark_inline(marked, mentions);
-    let html = super::markdown::render_with(&marked, &spans);
+    let html = super::quoted_mentions::silence_quoted_mentions(super::markdown::render_with(
+        &marked, &spans,
+    ));
     // Most messages link nowhere: only a link can need the organization's URL (a lookup).
     if !html.contains("<a href=\"") {
         return html;

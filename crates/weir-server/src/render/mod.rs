@@ -19,6 +19,7 @@ mod linkify;
 mod markdown;
 mod math;
 mod mentions;
+mod quoted_mentions;
 mod sanitize;
 mod timestamp;
 

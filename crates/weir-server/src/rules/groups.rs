@@ -1,5 +1,5 @@
 //! Zulip's rules for user groups as pure functions: names, group-setting values, the
-//! expansion of subgroups, and who holds a group-valued permission.
+//! expansion of subgroups (who holds a group-valued permission is `group_graph.rs`).
 
 use std::collections::{BTreeSet, VecDeque};
 
@@ -209,22 +209,6 @@ impl Memberships {
                 .is_some_and(|members| members.contains(&user_id))
         })
     }
-
-    /// Whether `user_id` holds a permission whose value is `value`.
-    pub fn holds(&self, value: &SettingValue, user_id: i64) -> bool {
-        if !self.active.contains_key(&user_id) {
-            return false;
-        }
-        match value {
-            SettingValue::Group(group) => self.is_member(*group, user_id, false),
-            SettingValue::Anonymous { members, subgroups } => {
-                members.contains(&user_id)
-                    || subgroups
-                        .iter()
-                        .any(|group| self.is_member(*group, user_id, false))
-            }
-        }
-    }
 }
 
 #[cfg(test)]
@@ -274,6 +258,7 @@ mod tests {
             &json!({"direct_members": [3], "direct_subgroups": [12]}),
         )
         .unwrap();
+        let graph = crate::rules::group_graph::GroupGraph::from(graph);
         assert!(graph.holds(&mixed, 3) && graph.holds(&mixed, 1) && !graph.holds(&mixed, 2));
         assert_eq!(SettingValue::from_stored(&mixed.to_stored()), mixed);
         assert!(SettingValue::parse("s", &json!("7")).is_err());

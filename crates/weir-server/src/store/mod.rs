@@ -9,6 +9,7 @@
 
 mod cache;
 mod checkpoint;
+mod group_cache;
 mod groups;
 mod messages;
 mod schema;
@@ -26,6 +27,7 @@ use std::sync::{Arc, Mutex};
 use rusqlite::{Connection, OpenFlags};
 use tokio::sync::{mpsc, oneshot, watch};
 
+pub use group_cache::Groups;
 pub use groups::*;
 pub use messages::*;
 pub use settings::*;
@@ -38,6 +40,7 @@ pub use users::*;
 pub(crate) use schema::migrate as migrate_for_tests;
 
 use crate::error::{Error, Result};
+use crate::rules::group_graph::GroupGraph;
 
 /// File name of the database inside the data dir.
 pub const DATABASE_FILE: &str = "weir.sqlite3";
@@ -48,6 +51,10 @@ const WRITER_CACHE_KIB: i64 = 64 * 1024;
 /// Read connections kept open between requests.
 const MAX_IDLE_READERS: usize = 8;
 
+/// How often [`Store::write_with_groups`] resolves the groups before it lets the writer
+/// read them itself: each retry follows a change to the groups that raced the request.
+const GROUP_ATTEMPTS: usize = 4;
+
 use writer::{Commit, Job};
 
 /// Handle to the database: cheap to clone, shared by every request.
@@ -57,6 +64,7 @@ pub struct Store {
     readers: Arc<ReaderPool>,
     users: Arc<cache::UserCache>,
     targets: Arc<PostTargets>,
+    groups: Arc<group_cache::GroupCache>,
 }
 
 /// A job as [`Store::write`] queues it: the work, its latest outcome, and who waits.
@@ -131,7 +139,10 @@ impl Store {
         let users = Arc::new(cache::UserCache::default());
         let targets = Arc::new(PostTargets::default());
         PostTargets::watch_subscriptions(&writer)?;
+        group_cache::watch_groups(&writer)?;
+        let groups = Arc::new(group_cache::GroupCache::default());
         let (users_changed, targets_changed) = (users.dirty_flag(), targets.stale_flag());
+        let groups_changed = groups.dirty_flag();
         writer.update_hook(Some(
             move |_: rusqlite::hooks::Action, _: &str, table: &str, _: i64| {
                 use std::sync::atomic::Ordering::Release;
@@ -140,6 +151,9 @@ impl Store {
                 }
                 if PostTargets::is_watched(table) {
                     targets_changed.store(true, Release);
+                }
+                if group_cache::WATCHED.contains(&table) {
+                    groups_changed.store(true, Release);
                 }
             },
         ));
@@ -150,6 +164,7 @@ impl Store {
         let caches = writer::Caches {
             users: Arc::clone(&users),
             targets: Arc::clone(&targets),
+            groups: Arc::clone(&groups),
         };
         let readers = Arc::new(ReaderPool {
             path,
@@ -166,7 +181,63 @@ impl Store {
             readers,
             users,
             targets,
+            groups,
         })
+    }
+
+    /// Runs `work` on the writer with the groups' graph and `user_id`'s groups resolved
+    /// on a reader first. If the groups changed in between, it resolves them again and
+    /// retries, so that no graph is read or walked in the writer; only after
+    /// [`GROUP_ATTEMPTS`] such races is the graph read there.
+    pub async fn write_with_groups<T, E, F>(
+        &self,
+        user_id: i64,
+        heavy: bool,
+        work: F,
+    ) -> Result<T, E>
+    where
+        T: Send + 'static,
+        E: From<Error> + Send + 'static,
+        F: Fn(&Connection, &GroupGraph) -> Result<T, E> + Send + Sync + 'static,
+    {
+        let work = Arc::new(work);
+        for _ in 1..GROUP_ATTEMPTS {
+            let groups = self.groups_for(user_id).await?;
+            let attempt = Arc::clone(&work);
+            let done = self
+                .write_weighted(heavy, move |conn| match groups.if_current() {
+                    Some(graph) => attempt(conn, &graph).map(Some),
+                    None => Ok(None),
+                })
+                .await?;
+            if let Some(value) = done {
+                return Ok(value);
+            }
+        }
+        let groups = self.groups_for(user_id).await?;
+        self.write_weighted(heavy, move |conn| work(conn, &*groups.current(conn)?))
+            .await
+    }
+
+    /// Like [`Store::groups_for`] for requests that will not need the groups (an
+    /// administrator subscribing people): the cached graph if there is one, else nothing
+    /// is read now, and a write job that needs the graph after all reads it (off the
+    /// async threads, but in the writer).
+    pub fn groups_later(&self, user_id: i64) -> Groups {
+        Groups::later(&self.groups, user_id)
+    }
+
+    /// The groups' membership graph as of the last commit, with `user_id`'s groups
+    /// resolved, for checking that user's permissions: from memory when nothing changed,
+    /// else read on a reader thread, so that no walk of the groups runs on the async
+    /// threads. A write job takes it with [`Groups::current`].
+    pub async fn groups_for(&self, user_id: i64) -> Result<Groups> {
+        if let Some(known) = Groups::known(&self.groups, user_id) {
+            return Ok(known);
+        }
+        let cache = Arc::clone(&self.groups);
+        self.read(move |conn| Groups::resolve(&cache, conn, user_id))
+            .await
     }
 
     /// The writer's memory of post targets, for write jobs that post to streams.

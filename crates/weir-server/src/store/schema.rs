@@ -211,7 +211,12 @@ const MIGRATIONS: &[&str] = &[
     ALTER TABLE streams ADD COLUMN can_remove_subscribers_group TEXT;
     ALTER TABLE streams ADD COLUMN can_subscribe_group TEXT;
     ",
-    // 10: the rest of a channel's settings that `PATCH /streams/{id}` changes: who
+    // 10: Zulip's `default_for_system_groups`: every setting of a system group is
+    // `role:nobody` (nobody mentions `@*role:everyone*`, joins or leaves a role).
+    "
+    UPDATE user_groups SET can_leave_group = '1', can_mention_group = '1' WHERE is_system = 1;
+    ",
+    // 11: the rest of a channel's settings that `PATCH /streams/{id}` changes: who
     // administers it and who posts (NULL: Zulip's defaults, the creator and everyone),
     // and its message retention (NULL: the realm's; -1: unlimited).
     "
@@ -286,6 +291,28 @@ mod tests {
             |row| row.get(0),
         )?;
         assert_eq!(sequences, 0);
+        Ok(())
+    }
+
+    #[test]
+    fn system_groups_settings_become_nobody_at_version_10() -> Result<()> {
+        let mut conn = Connection::open_in_memory()?;
+        for (index, sql) in MIGRATIONS.iter().enumerate().take(9) {
+            conn.execute_batch(sql)?;
+            conn.pragma_update(None, "user_version", index + 1)?;
+        }
+        let settings = |conn: &Connection| -> Result<Vec<(String, String)>> {
+            Ok(conn
+                .prepare(
+                    "SELECT DISTINCT can_leave_group, can_mention_group FROM user_groups
+                     WHERE is_system = 1",
+                )?
+                .query_map([], |row| Ok((row.get(0)?, row.get(1)?)))?
+                .collect::<rusqlite::Result<_>>()?)
+        };
+        assert_eq!(settings(&conn)?, [("7".to_owned(), "7".to_owned())]);
+        migrate(&mut conn)?;
+        assert_eq!(settings(&conn)?, [("1".to_owned(), "1".to_owned())]);
         Ok(())
     }
 

@@ -13,6 +13,7 @@ use tokio::sync::mpsc;
 
 use super::cache::UserCache;
 use super::checkpoint::{self, Checkpoints, Step};
+use super::group_cache::GroupCache;
 use super::targets::PostTargets;
 use crate::error::Storage;
 
@@ -45,6 +46,7 @@ pub enum Commit {
 pub struct Caches {
     pub users: Arc<UserCache>,
     pub targets: Arc<PostTargets>,
+    pub groups: Arc<GroupCache>,
 }
 
 pub async fn run(
@@ -88,6 +90,7 @@ pub async fn run(
         };
         caches.users.invalidate_if_dirty();
         caches.targets.clear_if_stale();
+        caches.groups.invalidate_if_dirty();
         for job in group.drain(..) {
             job.finish(commit);
         }
@@ -106,7 +109,7 @@ pub async fn run(
 /// another thread first (`block_in_place`), so that a long write never holds up the
 /// requests that do not need the writer. A current-thread runtime (some tests) has no
 /// other thread to hand them to, so there the work runs inline.
-fn off_async_threads<T>(heavy: bool, work: impl FnOnce() -> T) -> T {
+pub(super) fn off_async_threads<T>(heavy: bool, work: impl FnOnce() -> T) -> T {
     use tokio::runtime::{Handle, RuntimeFlavor};
     let multi_thread = Handle::try_current()
         .is_ok_and(|handle| handle.runtime_flavor() == RuntimeFlavor::MultiThread);

@@ -98,9 +98,12 @@ pub(crate) fn plan(
         Ok(Outcome::Unsupported { event }) => Ok(Plan::Unsupported { event }),
         Err(Rejection::MissingKey(key)) => Err(ApiError::missing_argument(&key)),
         Err(Rejection::MissingEventHeader { header }) => Ok(Plan::MissingHeader { header }),
-        Err(rejection @ (Rejection::MalformedJson | Rejection::EventTypeTooLong)) => {
-            Err(ApiError::bad_request(rejection.to_string()))
-        }
+        Err(
+            rejection @ (Rejection::MalformedJson
+            | Rejection::EventTypeTooLong
+            | Rejection::AnomalousPayload { .. }
+            | Rejection::InvalidPayload(_)),
+        ) => Err(ApiError::bad_request(rejection.to_string())),
     }
 }
 
