@@ -1,15 +1,18 @@
 //! Composing messages, for every endpoint that sends one (`POST /messages`, webhooks,
-//! Notification Bot's notices): cut to Zulip's limits and rendered before the write
-//! ([`Outgoing`]), then stored from inside it ([`send`], [`notify`]). The endpoints live
-//! in `api/`, the SQL in `store/messages.rs`.
+//! Notification Bot's notices): cut to Zulip's limits ([`Draft`]) and rendered on the
+//! render pool before the write ([`Outgoing`], `Store::render`), then stored from inside
+//! it ([`send`]). A notice that depends on what a write changed is rendered after it and
+//! stored by a write of its own ([`deliver_notices`]). The endpoints live in `api/`, the
+//! SQL in `store/messages.rs`.
 
 use rusqlite::Connection;
 
+use crate::clock::now_unix;
 use crate::error::{ApiError, Error, Result};
 use crate::render::{Directory, render_for_sender, render_markdown};
 use crate::rules::access::has_content_access;
 use crate::rules::names::check_topic;
-use crate::store::{self, MessageInsert, UserRow};
+use crate::store::{self, MessageInsert, Store, UserRow};
 
 /// Zulip's limits on what a message may carry, and how it cuts what is longer: the
 /// integrations' replay of Zulip's tests cuts as the server does, so they live there.
@@ -35,7 +38,7 @@ fn bounded(html: String) -> Result<String, ApiError> {
 /// `POST /messages/render`: content longer than a message may be is refused rather than
 /// rendered (Weir decision: Zulip would truncate it when sending), and so is a rendering
 /// beyond [`MAX_RENDERED_BYTES`]. Rendered as `acting`'s messages are: their view of
-/// streams and their `translate_emoticons`. Call it off the async threads (a read job).
+/// streams and their `translate_emoticons`. Call it on the render pool (`Store::render`).
 pub fn render_preview(conn: &Connection, acting: &UserRow, content: &str) -> Result<String> {
     if content.chars().count() > MAX_CONTENT_CHARS {
         return Err(ApiError::bad_request(format!(
@@ -65,14 +68,57 @@ pub struct Outgoing {
     pub rendered: String,
 }
 
-impl Outgoing {
+/// A message's topic (checked) and body, cut to Zulip's limits, not yet rendered: what
+/// a webhook's integration produces on the async worker, to render on the pool.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Draft {
+    pub topic: String,
+    pub content: String,
+}
+
+impl Draft {
     pub fn new(topic: &str, content: &str) -> Result<Self, ApiError> {
         check_topic(topic)?;
-        let content = truncate_content(content);
-        let rendered = bounded(render_markdown(&content))?;
         Ok(Self {
             topic: truncate_topic(topic),
+            content: truncate_content(content),
+        })
+    }
+}
+
+impl Outgoing {
+    /// A message rendered for an organization nobody can be mentioned in (the app's
+    /// dry run, which has no database).
+    pub fn new(topic: &str, content: &str) -> Result<Self, ApiError> {
+        Self::without_directory(Draft::new(topic, content)?)
+    }
+
+    /// [`Outgoing::new`] for a draft.
+    pub fn without_directory(draft: Draft) -> Result<Self, ApiError> {
+        let Draft { topic, content } = draft;
+        let rendered = bounded(render_markdown(&content))?;
+        Ok(Self {
+            topic,
             content,
+            rendered,
+        })
+    }
+
+    /// A webhook's message, rendered as its bot sees the organization (`@**name**` and
+    /// `#**channel**` resolve as for the bot's own messages); never translating
+    /// emoticons.
+    pub fn from_draft(conn: &Connection, acting: &UserRow, draft: Draft) -> Result<Self> {
+        let rendered = bounded(render_for_sender(
+            &draft.content,
+            &Organization {
+                conn,
+                acting: Some(acting),
+            },
+            false,
+        ))?;
+        Ok(Self {
+            topic: draft.topic,
+            content: draft.content,
             rendered,
         })
     }
@@ -208,21 +254,71 @@ pub fn send(
     )
 }
 
-/// A direct message from Notification Bot to `recipient_id`. Its `#**channel**` links
-/// render as the recipient would see them, so that a notice never links a private
-/// stream its reader cannot see.
-pub fn notify(conn: &Connection, recipient_id: i64, content: &str, now: i64) -> Result<i64> {
-    let bot = store::user_by_email(conn, store::seed::NOTIFICATION_BOT_EMAIL)?
-        .ok_or_else(|| Error::Internal("Notification Bot is missing".into()))?;
-    let reader = store::user_by_id(conn, recipient_id)?;
-    let message = Outgoing::with_mentions(conn, reader.as_ref(), "", content)?;
-    send(
-        conn,
-        bot.user_id,
-        Destination::Direct(recipient_id),
-        &message,
-        "Internal",
-        now,
+/// A direct message from Notification Bot that a write decided on: rendered after the
+/// write, off the writer, and stored by a write of its own.
+#[derive(Debug, Clone)]
+pub struct Notice {
+    pub recipients: Vec<i64>,
+    pub text: String,
+    /// Whose view of channels its `#**channel**` links follow: the acting user's (Zulip
+    /// renders a notice as its sender's action), or with `None` each recipient's own,
+    /// so that a notice never links a private channel its reader cannot see.
+    pub seen_by: Option<UserRow>,
+}
+
+/// Renders `notices` on the render pool, then stores them in one write.
+pub async fn deliver_notices(store: &Store, notices: Vec<Notice>) -> Result<()> {
+    if notices.is_empty() {
+        return Ok(());
+    }
+    let rendered = store
+        .render(move |conn| render_notices(conn, notices))
+        .await?;
+    store
+        .write(move |conn| {
+            let bot = notification_bot(conn)?;
+            let now = now_unix();
+            for (recipient, message) in &rendered {
+                send(
+                    conn,
+                    bot,
+                    Destination::Direct(*recipient),
+                    message,
+                    "Internal",
+                    now,
+                )?;
+            }
+            Ok::<_, Error>(())
+        })
+        .await
+}
+
+/// Each notice rendered for each of its recipients (once for all when one view serves).
+fn render_notices(conn: &Connection, notices: Vec<Notice>) -> Result<Vec<(i64, Outgoing)>> {
+    let mut out = Vec::new();
+    for notice in notices {
+        match &notice.seen_by {
+            Some(acting) => {
+                let message = Outgoing::with_mentions(conn, Some(acting), "", &notice.text)?;
+                out.extend(notice.recipients.iter().map(|id| (*id, message.clone())));
+            }
+            None => {
+                for recipient in notice.recipients {
+                    let reader = store::user_by_id(conn, recipient)?;
+                    let message = Outgoing::with_mentions(conn, reader.as_ref(), "", &notice.text)?;
+                    out.push((recipient, message));
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn notification_bot(conn: &Connection) -> Result<i64> {
+    Ok(
+        store::user_by_email(conn, store::seed::NOTIFICATION_BOT_EMAIL)?
+            .ok_or_else(|| Error::Internal("Notification Bot is missing".into()))?
+            .user_id,
     )
 }
 

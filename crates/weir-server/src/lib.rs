@@ -11,7 +11,7 @@
 //! - [`rules`]: Zulip's rules as pure functions (stream access, names, limits, API keys);
 //! - `compose`: a message cut to Zulip's limits, rendered, and stored;
 //! - [`webhook`]: an incoming webhook's step without I/O, and its dry run for the app;
-//! - [`render`]: Zulip-flavoured Markdown to HTML;
+//! - [`render`]: Zulip-flavoured Markdown to HTML (the `weir-render` crate);
 //! - [`store`]: SQLite, all the SQL;
 //! - [`embed`]: running the server inside a program ([`embed::local`], the desktop app)
 //!   or as the `weir-server` command line (`embed::cli`, feature `cli`);
@@ -23,7 +23,8 @@ mod compose;
 pub mod embed;
 pub mod error;
 pub mod http;
-pub mod render;
+/// Zulip-flavoured Markdown: the `weir-render` crate.
+pub use weir_render as render;
 pub mod rules;
 pub mod store;
 pub mod webhook;

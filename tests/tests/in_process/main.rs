@@ -31,6 +31,7 @@ mod openapi;
 mod rate_limit;
 mod reads;
 mod render;
+mod render_as_actor;
 mod render_rich;
 mod robustness;
 mod router;

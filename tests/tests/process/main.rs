@@ -28,4 +28,5 @@ mod host_header;
 mod limits;
 mod load;
 mod python_client;
+mod render_isolation;
 mod slow_clients;

@@ -5,6 +5,9 @@ use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::Value;
 use zulip_api::{Role, Stream, Subscription, User};
 
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
+
 use crate::render::render_markdown;
 use crate::store::{StreamActivity, StreamRow, UserRow};
 
@@ -114,6 +117,33 @@ impl Serialize for UserJson {
     }
 }
 
+/// Distinct descriptions whose rendering is remembered; past this the memory starts over.
+const REMEMBERED_DESCRIPTIONS: usize = 4_096;
+
+/// A stream description's HTML. Every listing (and every `register`) shows every
+/// description, always off the async threads (read jobs, `off_async`); each distinct
+/// text is rendered once, so a description full of slow formulas costs its 5 s once,
+/// not on every listing.
+fn rendered_description(description: &str) -> String {
+    static RENDERED: OnceLock<Mutex<HashMap<String, String>>> = OnceLock::new();
+    let memory = RENDERED.get_or_init(Mutex::default);
+    if let Some(html) = memory
+        .lock()
+        .ok()
+        .and_then(|map| map.get(description).cloned())
+    {
+        return html;
+    }
+    let html = render_markdown(description);
+    if let Ok(mut map) = memory.lock() {
+        if map.len() >= REMEMBERED_DESCRIPTIONS {
+            map.clear();
+        }
+        map.insert(description.to_owned(), html.clone());
+    }
+    html
+}
+
 /// A stream with the fields every listing shares; `now` decides `is_recently_active`.
 pub fn stream_dto(stream: &StreamRow, activity: StreamActivity, now: i64) -> Stream {
     let [
@@ -131,7 +161,7 @@ pub fn stream_dto(stream: &StreamRow, activity: StreamActivity, now: i64) -> Str
         stream_id: stream.stream_id,
         name: stream.name.clone(),
         description: stream.description.clone(),
-        rendered_description: render_markdown(&stream.description),
+        rendered_description: rendered_description(&stream.description),
         invite_only: stream.invite_only,
         is_web_public: false,
         history_public_to_subscribers: stream.history_public_to_subscribers,

@@ -13,8 +13,7 @@ use super::group_access::{
 use super::user_groups::{MAX_SUBGROUPS, SUBGROUPS_IN_MEMBERS_LEVEL};
 use super::{ApiResult, success};
 use crate::AppState;
-use crate::clock::now_unix;
-use crate::compose::{self, Destination, Outgoing};
+use crate::compose::{Notice, deliver_notices};
 use crate::error::{ApiError, Error};
 use crate::http::auth::Caller;
 use crate::http::params::Params;
@@ -77,12 +76,14 @@ pub async fn update_members(
         .into());
     }
     let heavy = changes.add.len() + changes.delete.len() > 100;
-    state
+    let notices = state
         .store()
         .write_with_groups(caller.user_id, heavy, move |conn, graph| {
             apply(conn, graph, &caller, group_id, &changes)
         })
         .await?;
+    // Rendered off the writer, after it, and stored by a write of their own.
+    deliver_notices(state.store(), notices).await?;
     success(Value::Null, params.into_ignored())
 }
 
@@ -105,12 +106,13 @@ pub async fn update_subgroups(
         )
         .into());
     }
-    state
+    let notices = state
         .store()
         .write_with_groups(caller.user_id, false, move |conn, graph| {
             apply(conn, graph, &caller, group_id, &changes)
         })
         .await?;
+    deliver_notices(state.store(), notices).await?;
     success(Value::Null, params.into_ignored())
 }
 
@@ -140,13 +142,14 @@ fn group_for_member_change(
     }
 }
 
+/// Applies the changes; Notification Bot's notices to the people added or removed.
 fn apply(
     conn: &Connection,
     graph: &GroupGraph,
     caller: &UserRow,
     group_id: i64,
     changes: &Changes,
-) -> Result<(), Error> {
+) -> Result<Vec<Notice>, Error> {
     let target = Target {
         conn,
         graph,
@@ -167,11 +170,18 @@ fn apply(
     if !changes.delete_subgroups.is_empty() {
         target.change_subgroups(&changes.delete_subgroups, false, &changes.add_subgroups)?;
     }
+    let mut notices = Vec::new();
     if let Some(name) = name {
-        tell(conn, caller, &name, &changes.add, "added you to")?;
-        tell(conn, caller, &name, &changes.delete, "removed you from")?;
+        notices.extend(tell(conn, caller, &name, &changes.add, "added you to")?);
+        notices.extend(tell(
+            conn,
+            caller,
+            &name,
+            &changes.delete,
+            "removed you from",
+        )?);
     }
-    Ok(())
+    Ok(notices)
 }
 
 /// Zulip's error for the first id `refused`, if any.
@@ -268,16 +278,17 @@ impl Target<'_> {
     }
 }
 
-/// Zulip's direct messages from Notification Bot to the people someone else added to
-/// or removed from a group (not to the actor, bots or deactivated users). The text is
-/// the same for all of them, so it is rendered once.
+/// Zulip's direct message from Notification Bot to the people someone else added to or
+/// removed from a group (not to the actor, bots or deactivated users), rendered once for
+/// all as the actor sees channels: a group named `ops #**vault** team` links `vault`
+/// only for an actor who can see it.
 fn tell(
     conn: &Connection,
     caller: &UserRow,
     group_name: &str,
     user_ids: &[i64],
     what: &str,
-) -> Result<(), Error> {
+) -> Result<Option<Notice>, Error> {
     let mut recipients = Vec::new();
     for id in user_ids.iter().filter(|id| **id != caller.user_id) {
         if let Some(user) = store::user_by_id(conn, *id)?
@@ -288,28 +299,17 @@ fn tell(
         }
     }
     if recipients.is_empty() {
-        return Ok(());
+        return Ok(None);
     }
     let text = format!(
         "@_**{}|{}** {what} the group @_*{group_name}*.",
         caller.full_name, caller.user_id
     );
-    let bot = store::user_by_email(conn, store::seed::NOTIFICATION_BOT_EMAIL)?
-        .ok_or_else(|| Error::Internal("Notification Bot is missing".into()))?;
-    // No stream links in it: rendered once for every recipient.
-    let message = Outgoing::with_mentions(conn, None, "", &text)?;
-    let now = now_unix();
-    for recipient in recipients {
-        compose::send(
-            conn,
-            bot.user_id,
-            Destination::Direct(recipient),
-            &message,
-            "Internal",
-            now,
-        )?;
-    }
-    Ok(())
+    Ok(Some(Notice {
+        recipients,
+        text,
+        seen_by: Some(caller.clone()),
+    }))
 }
 
 /// `GET /user_groups/{id}/members`: user ids, through subgroups unless

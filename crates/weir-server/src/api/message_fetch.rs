@@ -554,7 +554,7 @@ pub async fn render_message(
     let acting = caller.0;
     let rendered = state
         .store()
-        .read(move |conn| crate::compose::render_preview(conn, &acting, &content))
+        .render(move |conn| crate::compose::render_preview(conn, &acting, &content))
         .await?;
     success(json!({ "rendered": rendered }), params.into_ignored())
 }

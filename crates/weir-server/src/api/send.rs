@@ -59,9 +59,10 @@ pub async fn send_message(
         (false, None) => return Err(ApiError::bad_request("Missing topic").into()),
     };
     let sender = caller.0.clone();
+    // Rendered on the render pool, before the write.
     let (destination, outgoing) = state
         .store()
-        .read(move |conn| {
+        .render(move |conn| {
             let destination = resolve(conn, &sender, to)?;
             let outgoing = Outgoing::from_sender(conn, &sender, &topic, &content)?;
             check_group_mentions(conn, &sender, &outgoing.rendered)?;

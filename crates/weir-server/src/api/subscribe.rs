@@ -16,7 +16,7 @@ use super::principals::{
 use super::success_weighted;
 use crate::AppState;
 use crate::clock::now_unix;
-use crate::compose::notify;
+use crate::compose::{Notice, deliver_notices};
 use crate::error::{ApiError, Error};
 use crate::http::auth::Caller;
 use crate::http::params::{Params, as_list};
@@ -80,12 +80,14 @@ pub async fn subscribe(
     } else {
         state.store().groups_for(caller.user_id).await?
     };
-    let response = state
+    let (response, notices) = state
         .store()
         .write_weighted(heavy, move |conn| {
             add(conn, &groups, &caller, &request, level)
         })
         .await?;
+    // Rendered off the writer, after it, and stored by a write of their own.
+    deliver_notices(state.store(), notices).await?;
     success_weighted(heavy, response, ignored).await
 }
 
@@ -136,13 +138,14 @@ fn parse_subscriptions(value: Value) -> Result<(Vec<String>, BTreeMap<String, St
     Ok((names, descriptions))
 }
 
+/// Subscribes; the answer, and Notification Bot's notices to the people subscribed.
 fn add(
     conn: &Connection,
     groups: &Groups,
     caller: &UserRow,
     request: &Request,
     feature_level: u32,
-) -> Result<AddSubscriptionsResponse, Error> {
+) -> Result<(AddSubscriptionsResponse, Vec<Notice>), Error> {
     let targets = resolve_principals(conn, caller, &request.principals, feature_level)?;
     let names = unique_stream_names(&request.names)?;
     let now = now_unix();
@@ -247,22 +250,23 @@ fn add(
     response.subscribed.retain(|_, names| !names.is_empty());
 
     let total_new: usize = newly.values().map(Vec::len).sum();
+    let mut notices = Vec::new();
     if total_new <= MAX_NOTIFIED_SUBSCRIPTIONS {
         for target in targets
             .iter()
             .filter(|t| t.user_id != caller.user_id && t.bot_type.is_none())
         {
             if let Some(stream_names) = newly.get(&target.user_id) {
-                notify(
-                    conn,
-                    target.user_id,
-                    &subscribed_you_text(caller, stream_names),
-                    now,
-                )?;
+                // Linking channels as the person subscribed sees them (now a subscriber).
+                notices.push(Notice {
+                    recipients: vec![target.user_id],
+                    text: subscribed_you_text(caller, stream_names),
+                    seen_by: None,
+                });
             }
         }
     }
-    Ok(response)
+    Ok((response, notices))
 }
 
 /// Whether the stream's group settings let the caller subscribe others

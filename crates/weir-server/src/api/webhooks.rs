@@ -3,10 +3,12 @@
 //! Order, as in Zulip: authenticate the bot; read the body; let the integration
 //! (`weir-integrations`, pure code) find the event type, build its message and apply
 //! `only_events`/`exclude_events` (a missing event header tells the owner and fails; an
-//! unsupported event is a 200 so that services keep the webhook enabled); then, in one
-//! write, resolve the destination and store the messages (one, or one per change of a
-//! Bitbucket push, as Zulip sends them) before answering. Everything between reading the
-//! body and the write is [`crate::webhook::plan`], shared with the dry run.
+//! unsupported event is a 200 so that services keep the webhook enabled); render the
+//! messages on the render pool as the bot sees the organization; then, in one write,
+//! resolve the destination and store the messages (one, or one per change of a
+//! Bitbucket push, as Zulip sends them) before answering, and the owner's notices in a
+//! write after it. Everything between reading the body and rendering is
+//! [`crate::webhook::plan`], shared with the dry run.
 
 use std::sync::Arc;
 
@@ -21,7 +23,7 @@ use zulip_api::ZulipErrorCode;
 
 use crate::AppState;
 use crate::clock::now_unix;
-use crate::compose::{Destination, Outgoing, notify, send};
+use crate::compose::{Destination, Notice, Outgoing, deliver_notices, send};
 use crate::error::{ApiError, Error};
 use crate::http::auth::{add_quota_headers, authenticate, rate_limited};
 use crate::http::auth_failures::{client_key, count_failure, refuse_if_over};
@@ -34,8 +36,8 @@ use crate::webhook::plan::{
     unsupported_body,
 };
 
-/// Payloads up to this size are parsed and rendered where they arrive (well under a
-/// millisecond); larger ones on a blocking thread.
+/// Payloads up to this size are parsed where they arrive (well under a millisecond);
+/// larger ones on a blocking thread. Rendering is always on the render pool.
 const INLINE_BODY_BYTES: usize = 64 * 1024;
 
 /// Takes the request whole rather than through the `HeaderMap`, `Uri` and `Extension`
@@ -155,7 +157,7 @@ async fn deliver(
     body: &Bytes,
     query: Params,
 ) -> Result<Response, Error> {
-    // Parsing and rendering a large payload is CPU work: off the async threads.
+    // Parsing a large payload is CPU work: off the async threads.
     let planned = if body.len() <= INLINE_BODY_BYTES {
         plan(integration, headers, body, query)?
     } else {
@@ -172,18 +174,38 @@ async fn deliver(
             return Err(missing_event_header(state, integration, sender, path, header).await);
         }
     };
+    let bot = Arc::clone(&sender);
+    let messages = state
+        .store()
+        .render(move |conn| {
+            messages
+                .into_iter()
+                .map(|draft| Outgoing::from_draft(conn, &bot, draft))
+                .collect::<Result<Vec<_>, Error>>()
+        })
+        .await?;
     let client = integration.client_name();
     let targets = state.store().post_targets();
-    state
+    let notices = state
         .store()
         .write(move |conn| {
             let stream = stream.as_deref();
+            let mut notices = Vec::new();
             for message in &messages {
-                post(conn, &targets, &sender, stream, message, &client)?;
+                post(
+                    conn,
+                    &targets,
+                    &sender,
+                    stream,
+                    message,
+                    &client,
+                    &mut notices,
+                )?;
             }
-            Ok::<_, Error>(())
+            Ok::<_, Error>(notices)
         })
         .await?;
+    deliver_notices(state.store(), notices).await?;
     Ok(accepted())
 }
 
@@ -208,13 +230,18 @@ async fn missing_event_header(
     header: &'static str,
 ) -> Error {
     let text = integration.missing_header_notice(&sender.full_name, path, header);
-    let notified = state
+    let claimed = state
         .store()
         .write(move |conn| {
-            alert_owner(conn, &sender, &text, now_unix())?;
-            Ok::<_, Error>(())
+            let mut notices = Vec::new();
+            alert_owner(conn, &sender, &text, now_unix(), &mut notices)?;
+            Ok::<_, Error>(notices)
         })
         .await;
+    let notified = match claimed {
+        Ok(notices) => deliver_notices(state.store(), notices).await,
+        Err(error) => Err(error),
+    };
     if let Err(error) = notified {
         return error;
     }
@@ -228,12 +255,23 @@ fn owner_of(sender: &UserRow) -> Option<i64> {
 }
 
 /// Tells a bot's owner about a failed delivery, at most once per bot every five minutes
-/// (Zulip's `send_rate_limited_pm_notification_to_bot_owner`).
-fn alert_owner(conn: &Connection, sender: &UserRow, text: &str, now: i64) -> Result<(), Error> {
+/// (Zulip's `send_rate_limited_pm_notification_to_bot_owner`): claims the turn inside
+/// the write, and adds the notice to `notices`, to render and store after it.
+fn alert_owner(
+    conn: &Connection,
+    sender: &UserRow,
+    text: &str,
+    now: i64,
+    notices: &mut Vec<Notice>,
+) -> Result<(), Error> {
     if let Some(owner) = owner_of(sender)
         && store::claim_bot_owner_alert(conn, sender.user_id, now)?
     {
-        notify(conn, owner, text, now)?;
+        notices.push(Notice {
+            recipients: vec![owner],
+            text: text.to_owned(),
+            seen_by: None,
+        });
     }
     Ok(())
 }
@@ -252,7 +290,8 @@ fn escape_markdown(name: &str) -> String {
     escaped
 }
 
-/// Resolves the destination and stores the one message (plus any owner notice).
+/// Resolves the destination and stores the one message; any owner notice goes to
+/// `notices`.
 fn post(
     conn: &Connection,
     targets: &PostTargets,
@@ -260,6 +299,7 @@ fn post(
     stream: Option<&str>,
     message: &Outgoing,
     client: &str,
+    notices: &mut Vec<Notice>,
 ) -> Result<(), Error> {
     let now = now_unix();
     let Some(stream_spec) = stream else {
@@ -315,7 +355,7 @@ fn post(
                     escape_markdown(stream_spec.trim())
                 )
             };
-            alert_owner(conn, sender, &text, now)?;
+            alert_owner(conn, sender, &text, now, notices)?;
         }
         return Ok(());
     };
@@ -333,7 +373,7 @@ fn post(
              does not have any subscribers.",
             sender.email, stream.name
         );
-        alert_owner(conn, sender, &text, now)?;
+        alert_owner(conn, sender, &text, now, notices)?;
     }
     Ok(())
 }

@@ -12,6 +12,7 @@ mod checkpoint;
 mod group_cache;
 mod groups;
 mod messages;
+mod render_pool;
 mod schema;
 pub mod seed;
 mod seed_groups;
@@ -65,6 +66,8 @@ pub struct Store {
     users: Arc<cache::UserCache>,
     targets: Arc<PostTargets>,
     groups: Arc<group_cache::GroupCache>,
+    /// The render pool's free threads (`render_pool.rs`).
+    renderers: Arc<tokio::sync::Semaphore>,
 }
 
 /// A job as [`Store::write`] queues it: the work, its latest outcome, and who waits.
@@ -182,6 +185,7 @@ impl Store {
             users,
             targets,
             groups,
+            renderers: render_pool::permits(),
         })
     }
 

@@ -1,8 +1,8 @@
 //! Previewing a webhook request without posting it and without a database: the same
 //! parameter parsing, integration and renderer as `POST /api/v1/external/<name>`
 //! (`webhook::plan`), so that a preview and a real send never disagree.
-//! What only the database knows (whether the stream exists, who the owner is) is left
-//! to the real send.
+//! What only the database knows (whether the stream exists, who the owner is, whom
+//! `@**name**` and `#**channel**` name as the bot sees them) is left to the real send.
 
 use axum::http::{HeaderMap, StatusCode};
 use serde_json::Value;
@@ -63,15 +63,24 @@ pub fn dry_run(request: &DryRunRequest<'_>) -> DryRun {
     let _ = query.take_str("api_key");
     match plan(integration, request.headers, request.body, query) {
         Err(error) => refused(&error),
-        Ok(Plan::Post { stream, messages }) => DryRun {
-            status: StatusCode::OK.as_u16(),
-            response: accepted(),
-            messages: messages
+        Ok(Plan::Post { stream, messages }) => {
+            let rendered: Result<Vec<_>, _> = messages
                 .into_iter()
-                .map(|message| preview(stream.clone(), message))
-                .collect(),
-            notices: Vec::new(),
-        },
+                .map(Outgoing::without_directory)
+                .collect();
+            match rendered {
+                Ok(rendered) => DryRun {
+                    status: StatusCode::OK.as_u16(),
+                    response: accepted(),
+                    messages: rendered
+                        .into_iter()
+                        .map(|message| preview(stream.clone(), message))
+                        .collect(),
+                    notices: Vec::new(),
+                },
+                Err(error) => refused(&error),
+            }
+        }
         Ok(Plan::Accepted) => DryRun {
             status: StatusCode::OK.as_u16(),
             response: accepted(),

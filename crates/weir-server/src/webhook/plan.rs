@@ -11,7 +11,7 @@ use weir_integrations::{self as integrations, EventFilter, Integration, Outcome}
 use weir_integrations::{Rejection, Request, process};
 use zulip_api::ZulipErrorCode;
 
-use crate::compose::Outgoing;
+use crate::compose::Draft;
 use crate::error::ApiError;
 use crate::http::params::Params;
 use crate::rules::names::check_stream_name;
@@ -37,11 +37,12 @@ pub(crate) fn is_form(headers: &HeaderMap) -> bool {
 /// What a webhook request comes to, whoever sent it: the part without I/O, shared by
 /// the endpoint and by the dry run, so that a preview and a real send never disagree.
 pub(crate) enum Plan {
-    /// Store these messages (rendered, cut to Zulip's limits), in order, then answer
-    /// success. `stream`: `None` is a direct message to the bot's owner.
+    /// Render these messages (cut to Zulip's limits) on the render pool, store them in
+    /// order, then answer success. `stream`: `None` is a direct message to the bot's
+    /// owner.
     Post {
         stream: Option<String>,
-        messages: Vec<Outgoing>,
+        messages: Vec<Draft>,
     },
     /// Answer plain success, send nothing (an ignored or filtered event).
     Accepted,
@@ -91,7 +92,7 @@ pub(crate) fn plan(
             },
             messages: messages
                 .iter()
-                .map(|message| Outgoing::new(&message.topic, &message.content))
+                .map(|message| Draft::new(&message.topic, &message.content))
                 .collect::<Result<_, _>>()?,
         }),
         Ok(Outcome::Ignored | Outcome::Filtered { .. }) => Ok(Plan::Accepted),

@@ -226,7 +226,7 @@ mod tests {
     #[test]
     fn inline_formula_renders_exactly_as_zulip() {
         assert_eq!(
-            super::super::render_markdown("$$1 \\oplus 0 = 1$$"),
+            crate::render_markdown("$$1 \\oplus 0 = 1$$"),
             "<p><span class=\"katex\"><span class=\"katex-mathml\"><math \
              xmlns=\"http://www.w3.org/1998/Math/MathML\"><semantics><mrow><mn>1</mn><mo>⊕</mo>\
              <mn>0</mn><mo>=</mo><mn>1</mn></mrow><annotation encoding=\"application/x-tex\">1 \
@@ -243,7 +243,7 @@ mod tests {
              class=\"mord\">1</span></span></span></span></p>"
         );
         assert_eq!(
-            super::super::render_markdown("$$\\text{**a**}$$ `$$a$$`")
+            crate::render_markdown("$$\\text{**a**}$$ `$$a$$`")
                 .matches("<strong>")
                 .count(),
             0

@@ -76,7 +76,7 @@ pub(super) fn push_with_strikethrough(out: &mut String, text: &str, plain: fn(&m
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::render::sanitize::escape_text;
+    use crate::sanitize::escape_text;
 
     fn render(text: &str) -> String {
         let mut out = String::new();

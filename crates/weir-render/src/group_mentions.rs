@@ -56,7 +56,7 @@ pub(super) fn group_mention_html(source: &str, directory: &dyn Directory) -> Opt
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::render::render_with_mentions;
+    use crate::render_with_mentions;
 
     struct Org;
 

@@ -55,7 +55,7 @@ impl std::fmt::Display for Moment {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let days = self.seconds.div_euclid(86_400);
         let secs = self.seconds.rem_euclid(86_400);
-        let (y, m, d) = crate::clock::civil_from_days(days);
+        let (y, m, d) = crate::civil::civil_from_days(days);
         write!(
             f,
             "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}",

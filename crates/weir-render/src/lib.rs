@@ -4,9 +4,14 @@
 //! display the stored HTML as-is, so this module is both a formatter and the
 //! XSS boundary: raw HTML is always shown as text and only `http(s)`,
 //! `mailto`, `tel`, `sms` and relative URLs ever become `href`s (see `sanitize.rs`).
+//!
+//! Pure: no I/O, no async, no storage. The [`Directory`] trait is how it asks the
+//! organization for people, groups and channels; the server calls it from its render
+//! pool, never from an async worker or the database writer.
 
 mod blocks;
 mod budget;
+mod civil;
 mod code;
 mod emoji;
 mod fences;
@@ -15,6 +20,7 @@ mod highlight;
 mod inline;
 mod katex;
 mod katex_check;
+mod katex_engine;
 mod linkify;
 mod markdown;
 mod math;
@@ -23,6 +29,7 @@ mod quoted_mentions;
 mod sanitize;
 mod timestamp;
 
+pub use civil::civil_from_days;
 pub use mentions::{Directory, render_with_mentions};
 
 /// Renders Zulip-flavoured Markdown to the HTML Zulip stores in `rendered_content`,

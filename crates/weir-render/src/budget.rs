@@ -1,6 +1,6 @@
 //! A per-message time budget for the costly parts of rendering (syntax highlighting
-//! and KaTeX): a safety net behind their work limits (bytes highlighted per block,
-//! `maxExpand` and a memory cap for KaTeX), which keep ordinary output deterministic.
+//! and KaTeX): 5 s, as Zulip's per-message limit, behind their own limits (bytes and
+//! time highlighted per block; 0.5 s, `maxExpand` and a memory cap per formula).
 //! Rendering one message runs synchronously on one thread, so the deadline lives in a
 //! thread-local set by the entry points in `mod.rs`; once it has passed, code is shown
 //! unhighlighted and math as Zulip shows a formula it cannot render, so a hostile
@@ -53,13 +53,17 @@ pub(super) fn remaining() -> Duration {
 pub(super) fn excluding<T>(work: impl FnOnce() -> T) -> T {
     let started = Instant::now();
     let out = work();
-    let spent = started.elapsed();
+    extend(started.elapsed());
+    out
+}
+
+/// Gives the running message `more` time: what it spent waiting for others' work.
+pub(super) fn extend(more: Duration) {
     DEADLINE.with(|deadline| {
         if let Some(at) = deadline.get() {
-            deadline.set(at.checked_add(spent).or(Some(at)));
+            deadline.set(at.checked_add(more).or(Some(at)));
         }
     });
-    out
 }
 
 /// Whether this message's budget is spent.

@@ -18,7 +18,7 @@ fn main() {
         Ok(script) => script,
         Err(error) => {
             println!(
-                "cargo:error=weir-server embeds KaTeX from {} ({error}): run scripts/setup.sh \
+                "cargo:error=weir-render embeds KaTeX from {} ({error}): run scripts/setup.sh \
                  (or `npm ci` in ui/) first, or set WEIR_KATEX_JS",
                 source.display()
             );

@@ -6,7 +6,9 @@
 //! docs/zulip-compatibility.md).
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock, mpsc};
+use std::time::{Duration, Instant};
 
 use syntect::parsing::{ParseState, ScopeStack, SyntaxReference, SyntaxSet};
 
@@ -20,6 +22,19 @@ const MAX_LINE_BYTES: usize = 2_000;
 /// A block's first this-many bytes are highlighted, the rest shown plain: the most a
 /// message holds, so in practice all of it, at a cost bounded however the text reads.
 const MAX_BLOCK_BYTES: usize = 12_000;
+
+/// Brackets open at once beyond which the rest of a block is shown plain: grammars for
+/// regular expressions and Lisps push a context per bracket, and their matching grows
+/// superlinearly with the depth (a ```` ```re ```` line of 999 nested parentheses took
+/// 1.3 s; 64 take under a millisecond). Code people write stays far below.
+const MAX_NESTING: usize = 64;
+
+/// The most one block's highlighting may take, however its text reads (checked between
+/// lines, each of them bounded by the caps above): the rest is shown plain. Past it, as
+/// past the message's 5 s, the output depends on the machine's speed, so it is set far
+/// above what the largest ordinary block takes, a grammar's first use (which compiles
+/// its regexes) in a debug build on a busy machine included.
+const BLOCK_BUDGET: Duration = Duration::from_secs(2);
 
 /// The grammars syntect ships, loaded once (tens of milliseconds) on first use.
 fn syntaxes() -> &'static SyntaxSet {
@@ -38,21 +53,101 @@ pub(super) fn find(tag: &str, alias: Option<&str>) -> Option<&'static SyntaxRefe
         .filter(|syntax| syntax.name != "Plain Text")
 }
 
+/// Blocks whose highlighting went past its time and is still finishing a line on its
+/// own thread; while this many are, further blocks are shown plain at once, so that
+/// hostile code costs at most this many cores, for as long as one line takes.
+const MAX_RUNAWAYS: usize = 2;
+
+static RUNAWAYS: AtomicUsize = AtomicUsize::new(0);
+
 /// Appends `lines` (already stripped as Pygments strips them) highlighted with
-/// `syntax`. Past the message's budget, or should the grammar engine fail, the rest
-/// is escaped plain text: a code block never loses its text.
-pub(super) fn push_highlighted(out: &mut String, syntax: &SyntaxReference, lines: &[&str]) {
+/// `syntax`. Past the block's caps (bytes, line length, nesting, time) or the message's
+/// budget, or should the grammar engine fail, the rest is escaped plain text, as Zulip
+/// shows code it does not highlight: a code block never loses its text.
+///
+/// A grammar's regexes can take seconds on one short line (syntect's Lisp grammar: 3 s
+/// on 50 bytes of brackets, quotes and comment marks), and a line cannot be
+/// interrupted; so the block is highlighted on a thread of its own, and when its time
+/// is up the block is shown plain and that thread told to stop after its line.
+pub(super) fn push_highlighted(out: &mut String, syntax: &'static SyntaxReference, lines: &[&str]) {
     let set = syntaxes();
+    let limit = BLOCK_BUDGET.min(budget::remaining());
+    let started = Instant::now();
+    let highlighted = if RUNAWAYS.load(Ordering::Acquire) >= MAX_RUNAWAYS {
+        None
+    } else {
+        on_own_thread(set, syntax, lines, started + limit)
+    };
+    let (html, plain_from) = highlighted.unwrap_or_default();
+    out.push_str(&html);
+    for line in lines.iter().skip(plain_from) {
+        escape_code(out, line);
+        out.push('\n');
+    }
+}
+
+/// The highlighted HTML of the first lines and how many it covers, from a thread of its
+/// own; `None` when it is not done by `deadline` (or cannot start).
+fn on_own_thread(
+    set: &'static SyntaxSet,
+    syntax: &'static SyntaxReference,
+    lines: &[&str],
+    deadline: Instant,
+) -> Option<(String, usize)> {
+    let owned: Vec<String> = lines.iter().map(|line| (*line).to_owned()).collect();
+    // Set by whichever side is first done with the other: the thread when it finishes,
+    // the caller when it stops waiting (which also tells the thread to stop).
+    let over = Arc::new(AtomicBool::new(false));
+    let (reply, answer) = mpsc::sync_channel(1);
+    let thread_over = Arc::clone(&over);
+    std::thread::Builder::new()
+        .name("weir-highlight".into())
+        .spawn(move || {
+            let _ = reply.send(highlight_lines(set, syntax, &owned, deadline, &thread_over));
+            if thread_over.swap(true, Ordering::AcqRel) {
+                RUNAWAYS.fetch_sub(1, Ordering::AcqRel);
+            }
+        })
+        .ok()?;
+    match answer.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+        Ok(done) => Some(done),
+        Err(_) => {
+            // Counted first, so that the thread's decrement never comes before it.
+            RUNAWAYS.fetch_add(1, Ordering::AcqRel);
+            if over.swap(true, Ordering::AcqRel) {
+                RUNAWAYS.fetch_sub(1, Ordering::AcqRel);
+            }
+            None
+        }
+    }
+}
+
+/// Highlights `lines` until a cap, `deadline` or `stop`; the HTML and the index of the
+/// first line left plain.
+fn highlight_lines(
+    set: &SyntaxSet,
+    syntax: &SyntaxReference,
+    lines: &[String],
+    deadline: Instant,
+    stop: &AtomicBool,
+) -> (String, usize) {
+    let mut out = String::new();
     let mut state = ParseState::new(syntax);
     let mut stack = ScopeStack::new();
     let flavor = Flavor::of(syntax);
-    let mut plain_from = lines.len();
     let mut bytes = 0usize;
+    let mut depth = 0usize;
     for (index, line) in lines.iter().enumerate() {
         bytes = bytes.saturating_add(line.len() + 1);
-        if budget::exhausted() || line.len() > MAX_LINE_BYTES || bytes > MAX_BLOCK_BYTES {
-            plain_from = index;
-            break;
+        let (deepest, after) = nesting(line, depth);
+        depth = after;
+        if stop.load(Ordering::Acquire)
+            || Instant::now() >= deadline
+            || line.len() > MAX_LINE_BYTES
+            || bytes > MAX_BLOCK_BYTES
+            || deepest > MAX_NESTING
+        {
+            return (out, index);
         }
         let with_newline = format!("{line}\n");
         let mut html = String::with_capacity(line.len() * 2);
@@ -67,15 +162,28 @@ pub(super) fn push_highlighted(out: &mut String, syntax: &SyntaxReference, lines
             )
         }));
         if !matches!(parsed, Ok(true)) {
-            plain_from = index;
-            break;
+            return (out, index);
         }
         out.push_str(&html);
     }
-    for line in lines.iter().skip(plain_from) {
-        escape_code(out, line);
-        out.push('\n');
+    (out, lines.len())
+}
+
+/// The deepest bracket nesting within `line`, starting `depth` deep, and the depth after
+/// it (strings and comments are not told apart: a cap, not a parser).
+fn nesting(line: &str, mut depth: usize) -> (usize, usize) {
+    let mut deepest = depth;
+    for byte in line.bytes() {
+        match byte {
+            b'(' | b'[' | b'{' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
     }
+    (deepest, depth)
 }
 
 /// One line with its newline; `false` when the grammar engine refused it.
@@ -363,70 +471,4 @@ const TABLE: &[(&str, Class)] = &[
 ];
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn highlight(tag: &str, code: &str) -> String {
-        let syntax = find(tag, None).expect("a grammar");
-        let lines: Vec<&str> = code.lines().collect();
-        let mut out = String::new();
-        push_highlighted(&mut out, syntax, &lines);
-        out
-    }
-
-    #[test]
-    fn python_matches_pygments_on_zulips_example() {
-        assert_eq!(
-            highlight("python", "def speak(self):\n    x = 1"),
-            "<span class=\"k\">def</span> <span class=\"nf\">speak</span><span class=\"p\">(\
-             </span><span class=\"bp\">self</span><span class=\"p\">):</span>\n    \
-             <span class=\"n\">x</span> <span class=\"o\">=</span> <span class=\"mi\">1</span>\n"
-        );
-    }
-
-    #[test]
-    fn strings_comments_and_markup_are_escaped_inside_spans() {
-        let html = highlight("js", "let s = \"<b>\"; // </code>");
-        assert!(
-            html.contains("<span class=\"s2\">&quot;&lt;b&gt;&quot;</span>"),
-            "{html}"
-        );
-        assert!(
-            html.contains("<span class=\"c1\">// &lt;/code&gt;"),
-            "{html}"
-        );
-        assert!(!html.contains("<b>") && !html.contains("</code>"), "{html}");
-    }
-
-    /// Zulip's corpus case `tex_fenced_tex`.
-    #[test]
-    fn tex_matches_pygments_on_zulips_example() {
-        assert_eq!(
-            highlight("tex", "\\pi \\textbf{ is not } 3.14"),
-            "<span class=\"k\">\\pi</span> <span class=\"k\">\\textbf</span><span \
-             class=\"nb\">{</span> is not <span class=\"nb\">}</span> 3.14\n"
-        );
-    }
-
-    #[test]
-    fn unknown_tags_have_no_grammar() {
-        assert!(find("inventedlanguage", None).is_none());
-        assert!(find("text", None).is_none());
-        assert!(find("py2", Some("python")).is_some());
-    }
-
-    #[test]
-    fn over_long_lines_stay_plain_and_whole() {
-        let long = "x".repeat(MAX_LINE_BYTES + 1);
-        let html = highlight("python", &format!("a = 1\n{long}\nb = 2"));
-        assert!(html.starts_with("<span class=\"n\">a</span>"));
-        assert!(html.ends_with(&format!("{long}\nb = 2\n")));
-    }
-
-    #[test]
-    fn a_spent_budget_leaves_the_code_plain() {
-        let _scope = budget::start();
-        budget::force_exhausted();
-        assert_eq!(highlight("python", "x = '<'"), "x = &#39;&lt;&#39;\n");
-    }
-}
+mod tests;
