@@ -18,6 +18,8 @@ mod auth;
 mod bot_status;
 mod bots;
 mod channel_groups;
+mod channel_permissions;
+mod channel_settings;
 mod feature_levels;
 mod group_mentions;
 mod group_nesting;

@@ -23,6 +23,7 @@ const IMPLEMENTED: &[&str] = &[
     "get-streams",
     "get-subscribers",
     "get-stream-id",
+    "update-stream",
     "get-subscriptions",
     "subscribe",
     "unsubscribe",
@@ -79,6 +80,16 @@ async fn succeed_everywhere(server: &TestServer) {
         .await
         .ok();
     mark.get("/streams/11/members", &[]).await.ok();
+    owner
+        .patch(
+            "/streams/14",
+            &[
+                ("description", json!("Nobody here")),
+                ("can_send_message_group", json!({"new": 6, "old": 7})),
+            ],
+        )
+        .await
+        .ok();
     mark.get("/get_stream_id", &[("stream", json!("Verona"))])
         .await
         .ok();
@@ -220,6 +231,9 @@ async fn fail_everywhere(server: &TestServer) {
     mark.get("/get_stream_id", &[("stream", json!("Nowhere"))])
         .await
         .bad_request("Invalid channel name 'Nowhere'");
+    mark.patch("/streams/14", &[("description", json!("x"))])
+        .await
+        .bad_request("You do not have permission to administer this channel.");
     mark.get(
         "/users/me/subscriptions",
         &[("include_subscribers", json!(null))],
@@ -400,6 +414,7 @@ async fn register_brings_every_key_each_requested_event_type_promises() {
         "saved_snippets",
         "user_status",
         "realm_user_groups",
+        "realm",
     ];
     for kind in supported {
         let r = mark
@@ -431,7 +446,36 @@ async fn register_brings_every_key_each_requested_event_type_promises() {
             &[("fetch_event_types", json!(["message", "presence", "realm"]))],
         )
         .await;
-    r.bad_request("Unsupported event types: presence, realm");
+    r.bad_request("Unsupported event types: presence");
+}
+
+#[tokio::test]
+async fn register_without_event_types_brings_every_key_of_every_supported_type() {
+    let server = TestServer::standard();
+    let promised = promised_keys();
+    let mark = server.as_user(&MEMBER);
+    // A type is supported when asking for it alone is not refused.
+    let mut supported = Vec::new();
+    for kind in promised.keys() {
+        let r = mark
+            .post("/register", &[("fetch_event_types", json!([kind]))])
+            .await;
+        if r.status == 200 {
+            supported.push(kind.as_str());
+        }
+    }
+    assert!(supported.contains(&"realm") && supported.contains(&"realm_user"));
+    let r = mark.post("/register", &[]).await;
+    let body = r.ok();
+    for kind in supported {
+        for key in &promised[kind] {
+            assert!(body.get(key).is_some(), "{kind}: no `{key}`\n{}", r.debug());
+        }
+    }
+    assert_eq!(body["realm_name"], REALM_NAME);
+    assert_eq!(body["realm_url"], REALM_URL);
+    assert_eq!(body["max_stream_name_length"], 60);
+    assert_eq!(body["realm_can_create_groups"], 6);
 }
 
 #[tokio::test]

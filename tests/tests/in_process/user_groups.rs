@@ -101,14 +101,20 @@ async fn system_groups_take_their_members_from_roles() {
             json!([103]),
             json!([ADMINISTRATORS]),
         ),
-        // Bots have the member role; the deactivated 107 is in no group.
+        // Bots have the member role; the deactivated 107 is in no group. As in Zulip,
+        // members are direct members of both role:members and role:fullmembers.
         (
             "role:fullmembers",
             FULL_MEMBERS,
             json!([104, 105, 201, 202, 203]),
             json!([MODERATORS]),
         ),
-        ("role:members", MEMBERS, json!([]), json!([FULL_MEMBERS])),
+        (
+            "role:members",
+            MEMBERS,
+            json!([104, 105, 201, 202, 203]),
+            json!([FULL_MEMBERS]),
+        ),
         ("role:everyone", EVERYONE, json!([106]), json!([MEMBERS])),
         ("role:internet", INTERNET, json!([]), json!([EVERYONE])),
     ];

@@ -1,11 +1,14 @@
-//! The channel settings that name user groups, and the feature levels from which Zulip
-//! lets them decide who subscribes and unsubscribes other people.
+//! The channel settings that name user groups: their values and defaults, who posts
+//! (`can_send_message_group`), and the feature levels from which Zulip lets them decide
+//! who subscribes and unsubscribes other people.
 
+use rusqlite::Connection;
 use serde_json::{Value, json};
 
+use crate::error::{ApiError, Error};
 use crate::rules::group_graph::GroupGraph;
 use crate::rules::groups::SettingValue;
-use crate::store::{StreamRow, UserRow, system};
+use crate::store::{self, StreamRow, UserRow, system};
 
 /// `can_remove_subscribers_group` decides who removes others (Zulip 6.0).
 pub const CAN_REMOVE_SUBSCRIBERS_LEVEL: u32 = 142;
@@ -22,6 +25,8 @@ pub const CAN_SUBSCRIBE_LEVEL: u32 = 357;
 const DEFAULT_ADD: i64 = system::NOBODY;
 const DEFAULT_REMOVE: i64 = system::ADMINISTRATORS;
 const DEFAULT_SUBSCRIBE: i64 = system::NOBODY;
+/// Everyone may post unless `can_send_message_group` says otherwise.
+const DEFAULT_SEND: i64 = system::EVERYONE;
 
 fn value(stored: Option<&String>, default: i64) -> SettingValue {
     stored.map_or(SettingValue::Group(default), |text| {
@@ -29,27 +34,103 @@ fn value(stored: Option<&String>, default: i64) -> SettingValue {
     })
 }
 
-fn wire(stored: Option<&String>, default: i64) -> Value {
-    stored
-        .and_then(|text| serde_json::from_str(text).ok())
-        .unwrap_or_else(|| json!(default))
+/// The five settings as the API shows them, in the order of [`STREAM_GROUP_SETTINGS`].
+pub fn wire_settings(stream: &StreamRow) -> [Value; 5] {
+    STREAM_GROUP_SETTINGS.map(|name| match stored(stream, name) {
+        Some(text) => serde_json::from_str(text).unwrap_or_else(|_| json!(system::NOBODY)),
+        None => match setting_value(stream, name) {
+            SettingValue::Group(id) => json!(id),
+            SettingValue::Anonymous { members, subgroups } => {
+                json!({"direct_members": members, "direct_subgroups": subgroups})
+            }
+        },
+    })
 }
 
-/// The three settings as the API shows them.
-pub fn wire_settings(stream: &StreamRow) -> [Value; 3] {
+/// A stream's settings that name groups, in Zulip's order
+/// (`Stream.stream_permission_group_settings`).
+pub const STREAM_GROUP_SETTINGS: [&str; 5] = [
+    "can_add_subscribers_group",
+    "can_administer_channel_group",
+    "can_send_message_group",
+    "can_remove_subscribers_group",
+    "can_subscribe_group",
+];
+
+/// The stored value of one of [`STREAM_GROUP_SETTINGS`] (`None`: the default).
+pub fn stored<'a>(stream: &'a StreamRow, name: &str) -> Option<&'a String> {
     let groups = &stream.groups;
-    [
-        wire(groups.can_add_subscribers_group.as_ref(), DEFAULT_ADD),
-        wire(groups.can_remove_subscribers_group.as_ref(), DEFAULT_REMOVE),
-        wire(groups.can_subscribe_group.as_ref(), DEFAULT_SUBSCRIBE),
-    ]
+    match name {
+        "can_add_subscribers_group" => groups.can_add_subscribers_group.as_ref(),
+        "can_administer_channel_group" => groups.can_administer_channel_group.as_ref(),
+        "can_send_message_group" => groups.can_send_message_group.as_ref(),
+        "can_remove_subscribers_group" => groups.can_remove_subscribers_group.as_ref(),
+        "can_subscribe_group" => groups.can_subscribe_group.as_ref(),
+        _ => None,
+    }
 }
 
-/// A stream's administrators: its creator, when it was created through the API.
+/// The value of one of [`STREAM_GROUP_SETTINGS`], its default when none is stored.
+pub fn setting_value(stream: &StreamRow, name: &str) -> SettingValue {
+    if let Some(text) = stored(stream, name) {
+        return SettingValue::from_stored(text);
+    }
+    match name {
+        "can_add_subscribers_group" => SettingValue::Group(DEFAULT_ADD),
+        "can_administer_channel_group" => stream
+            .creator_id
+            .map_or(SettingValue::Group(system::NOBODY), SettingValue::only),
+        "can_send_message_group" => SettingValue::Group(DEFAULT_SEND),
+        "can_remove_subscribers_group" => SettingValue::Group(DEFAULT_REMOVE),
+        _ => SettingValue::Group(DEFAULT_SUBSCRIBE),
+    }
+}
+
+/// A stream's administrators (`can_administer_channel_group`; by default its creator,
+/// when it was created through the API).
 pub fn administrators(stream: &StreamRow) -> SettingValue {
-    stream
-        .creator_id
-        .map_or(SettingValue::Group(system::NOBODY), SettingValue::only)
+    setting_value(stream, "can_administer_channel_group")
+}
+
+/// Whether `user` may post by `can_send_message_group` (Zulip's
+/// `check_stream_access_based_on_can_send_message_group`; a bot may through its owner).
+pub fn may_post(graph: &GroupGraph, user: &UserRow, stream: &StreamRow) -> bool {
+    let value = setting_value(stream, "can_send_message_group");
+    if value == SettingValue::Group(system::EVERYONE) {
+        return true;
+    }
+    graph.holds(&value, user.user_id)
+        || user
+            .bot_owner_id
+            .is_some_and(|owner| graph.holds(&value, owner))
+}
+
+/// Refuses a sender that `can_send_message_group` leaves out, in Zulip's words. Loads
+/// the group graph only when the setting is not Zulip's default (everyone).
+pub fn check_may_post(
+    conn: &Connection,
+    sender: &UserRow,
+    stream: &StreamRow,
+) -> Result<(), Error> {
+    if setting_value(stream, "can_send_message_group") == SettingValue::Group(DEFAULT_SEND) {
+        return Ok(());
+    }
+    if may_post(&GroupGraph::from(store::memberships(conn)?), sender, stream) {
+        return Ok(());
+    }
+    Err(ApiError::bad_request("You do not have permission to post in this channel.").into())
+}
+
+/// [`check_may_post`] for a stream known by id (webhooks hold only its post target).
+pub fn check_may_post_by_id(
+    conn: &Connection,
+    sender: &UserRow,
+    stream_id: i64,
+) -> Result<(), Error> {
+    match store::stream_by_id(conn, stream_id)? {
+        Some(stream) => check_may_post(conn, sender, &stream),
+        None => Ok(()),
+    }
 }
 
 /// Whether a caller who is no organization administrator may remove others from a
@@ -113,6 +194,7 @@ mod tests {
             date_created: 0,
             creator_id,
             history_public_to_subscribers: false,
+            message_retention_days: None,
             groups,
         }
     }
@@ -145,6 +227,7 @@ mod tests {
             can_add_subscribers_group: Some("20".into()),
             can_remove_subscribers_group: Some("20".into()),
             can_subscribe_group: Some("20".into()),
+            ..StreamGroupSettings::default()
         };
         let s = stream(settings, Some(6));
         let (five, six) = (member(5), member(6));
@@ -159,7 +242,15 @@ mod tests {
         assert!(!may_join_anyway(&graph, &six, &s, 362));
         assert_eq!(wire_settings(&s)[0], json!(20));
         let defaults = stream(StreamGroupSettings::default(), None);
-        assert_eq!(wire_settings(&defaults), [json!(1), json!(3), json!(1)]);
+        assert_eq!(
+            wire_settings(&defaults),
+            [json!(1), json!(1), json!(7), json!(3), json!(1)]
+        );
+        let created = stream(StreamGroupSettings::default(), Some(6));
+        assert_eq!(
+            wire_settings(&created)[1],
+            json!({"direct_members": [6], "direct_subgroups": []})
+        );
         assert!(!may_remove_others(&graph, &six, &defaults, 362));
     }
 }

@@ -2,20 +2,14 @@
 //! Zulip 10's API document lists for them.
 
 use serde::ser::{Serialize, SerializeMap, Serializer};
-use serde_json::{Value, json};
-use zulip_api::{GroupSettingValue, Role, Stream, Subscription, User};
+use serde_json::Value;
+use zulip_api::{Role, Stream, Subscription, User};
 
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
 use crate::render::render_markdown;
 use crate::store::{StreamActivity, StreamRow, UserRow};
-
-/// System groups named by stream settings Weir does not store (listed in
-/// docs/zulip-compatibility.md).
-pub mod system_groups {
-    pub use crate::store::system::{EVERYONE, NOBODY};
-}
 
 /// A stream counts as recently active for this long after its last message or creation,
 /// as Zulip's daily job decides.
@@ -123,10 +117,6 @@ impl Serialize for UserJson {
     }
 }
 
-fn group(id: i64) -> GroupSettingValue {
-    json!(id)
-}
-
 /// Distinct descriptions whose rendering is remembered; past this the memory starts over.
 const REMEMBERED_DESCRIPTIONS: usize = 4_096;
 
@@ -158,6 +148,8 @@ fn rendered_description(description: &str) -> String {
 pub fn stream_dto(stream: &StreamRow, activity: StreamActivity, now: i64) -> Stream {
     let [
         can_add_subscribers_group,
+        can_administer_channel_group,
+        can_send_message_group,
         can_remove_subscribers_group,
         can_subscribe_group,
     ] = super::channel_groups::wire_settings(stream);
@@ -176,7 +168,7 @@ pub fn stream_dto(stream: &StreamRow, activity: StreamActivity, now: i64) -> Str
         date_created: stream.date_created,
         creator_id: stream.creator_id,
         stream_post_policy: 1,
-        message_retention_days: None,
+        message_retention_days: stream.message_retention_days,
         first_message_id: activity.first_message_id,
         is_announcement_only: false,
         // Zulip's estimate needs weeks of statistics; null is its "not enough data".
@@ -185,11 +177,8 @@ pub fn stream_dto(stream: &StreamRow, activity: StreamActivity, now: i64) -> Str
         is_archived: false,
         can_add_subscribers_group,
         can_remove_subscribers_group,
-        can_administer_channel_group: match stream.creator_id {
-            Some(creator) => json!({"direct_members": [creator], "direct_subgroups": []}),
-            None => group(system_groups::NOBODY),
-        },
-        can_send_message_group: group(system_groups::EVERYONE),
+        can_administer_channel_group,
+        can_send_message_group,
         can_subscribe_group,
         subscribers: None,
         subscriber_count: None,
@@ -231,6 +220,7 @@ pub fn subscription_dto(stream: Stream) -> Subscription {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
     use zulip_api::BotType;
 
     fn person() -> User {

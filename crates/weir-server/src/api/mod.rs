@@ -3,6 +3,7 @@
 mod bot_status;
 mod bots;
 mod channel_groups;
+mod channel_settings;
 mod dto;
 mod group_access;
 mod group_members;
@@ -10,6 +11,7 @@ mod group_mentions;
 mod message_fetch;
 mod principals;
 mod reads;
+mod realm_state;
 mod register;
 mod send;
 mod settings;
@@ -38,6 +40,10 @@ pub fn routes(state: AppState) -> Router {
         .route("/api/v1/users/me", get(reads::get_own_user))
         .route("/api/v1/users/{user_id_or_email}", get(reads::get_user))
         .route("/api/v1/streams", get(reads::get_streams))
+        .route(
+            "/api/v1/streams/{stream_id}",
+            patch(channel_settings::update),
+        )
         .route(
             "/api/v1/streams/{stream_id}/members",
             get(reads::get_stream_members),

@@ -43,6 +43,7 @@ const SUPPORTED: &[&str] = &[
     "saved_snippets",
     "user_status",
     "realm_user_groups",
+    "realm",
 ];
 
 /// Largest `event_types` / `fetch_event_types` list accepted.
@@ -225,6 +226,9 @@ fn snapshot(
             .last()
             .map_or(-1, |m| m.id);
         body.insert("max_message_id".into(), json!(newest));
+    }
+    if request.wants("realm") {
+        body.extend(super::realm_state::realm_state(conn, level)?);
     }
     if request.wants("realm_user_groups") {
         let groups =

@@ -178,7 +178,11 @@ fn writable_stream(
         Some(owner) => store::is_subscribed(conn, owner, stream.stream_id)?,
         None => false,
     };
-    match send_access(sender, stream.invite_only, subscribed, owner_subscribed) {
+    let access = send_access(sender, stream.invite_only, subscribed, owner_subscribed);
+    if access != SendAccess::Hidden {
+        super::channel_groups::check_may_post(conn, sender, &stream)?;
+    }
+    match access {
         SendAccess::Allowed => Ok(Destination::Stream(stream.stream_id)),
         SendAccess::Hidden => Err(missing().into()),
         SendAccess::Refused => Err(not_authorized(&stream.name).into()),

@@ -39,6 +39,8 @@ struct Request {
     /// `authorization_errors_fatal`: when false, streams the caller may not access are
     /// listed under `unauthorized` and the others are still subscribed to.
     fatal: bool,
+    /// Group settings for the streams this request creates.
+    group_settings: Vec<(&'static str, crate::rules::groups::SettingValue)>,
 }
 
 pub async fn subscribe(
@@ -57,6 +59,8 @@ pub async fn subscribe(
     };
     let _announce = params.take_bool("announce", false)?;
     let fatal = params.take_bool("authorization_errors_fatal", true)?;
+    let group_settings =
+        super::channel_settings::take_creation_settings(&mut params, state.feature_level())?;
     let ignored = params.into_ignored();
     let request = Request {
         names: raw_names,
@@ -65,6 +69,7 @@ pub async fn subscribe(
         invite_only,
         history_public_to_subscribers,
         fatal,
+        group_settings,
     };
     let level = state.feature_level();
     let heavy = is_heavy(request.names.len(), request.principals.len());
@@ -144,6 +149,10 @@ fn add(
     let targets = resolve_principals(conn, caller, &request.principals, feature_level)?;
     let names = unique_stream_names(&request.names)?;
     let now = now_unix();
+    let new_groups = match request.group_settings.as_slice() {
+        [] => None,
+        settings => Some(super::channel_settings::creation_groups(conn, settings)?),
+    };
 
     let mut streams: Vec<StreamRow> = Vec::with_capacity(names.len());
     let mut unauthorized: Vec<String> = Vec::new();
@@ -190,6 +199,9 @@ fn add(
                     history_public_to_subscribers: request.history_public_to_subscribers,
                 };
                 let stream = store::insert_stream(conn, &new, now)?;
+                if let Some(groups) = &new_groups {
+                    store::set_stream_groups(conn, stream.stream_id, groups)?;
+                }
                 created.insert(stream.stream_id);
                 stream
             }

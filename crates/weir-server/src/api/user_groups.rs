@@ -394,26 +394,14 @@ fn objections(conn: &Connection, graph: &Memberships, group_id: i64) -> Result<V
         objections.push(json!({"type": "subgroup", "supergroup_ids": supergroups}));
     }
     for stream in store::all_streams(conn)? {
-        let groups = &stream.groups;
-        let settings: Vec<&str> = [
-            (
-                "can_add_subscribers_group",
-                &groups.can_add_subscribers_group,
-            ),
-            (
-                "can_remove_subscribers_group",
-                &groups.can_remove_subscribers_group,
-            ),
-            ("can_subscribe_group", &groups.can_subscribe_group),
-        ]
-        .into_iter()
-        .filter(|(_, stored)| {
-            stored
-                .as_deref()
-                .is_some_and(|text| SettingValue::from_stored(text).groups().contains(&group_id))
-        })
-        .map(|(name, _)| name)
-        .collect();
+        let settings: Vec<&str> = super::channel_groups::STREAM_GROUP_SETTINGS
+            .into_iter()
+            .filter(|name| {
+                super::channel_groups::setting_value(&stream, name)
+                    .groups()
+                    .contains(&group_id)
+            })
+            .collect();
         if !settings.is_empty() {
             objections.push(json!({
                 "type": "channel", "channel_id": stream.stream_id, "settings": settings,

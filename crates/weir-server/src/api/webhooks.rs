@@ -326,9 +326,17 @@ fn post(
     };
     let found = match found {
         Some(stream) => match access(conn, sender, &stream)? {
-            SendAccess::Allowed => Some(stream),
-            SendAccess::Refused => return Err(super::send::not_authorized(&stream.name).into()),
             SendAccess::Hidden => None,
+            access => {
+                // `can_send_message_group` first, as Zulip checks it.
+                if stream.restricts_posting {
+                    super::channel_groups::check_may_post_by_id(conn, sender, stream.stream_id)?;
+                }
+                if access == SendAccess::Refused {
+                    return Err(super::send::not_authorized(&stream.name).into());
+                }
+                Some(stream)
+            }
         },
         None => None,
     };

@@ -102,14 +102,16 @@ pub struct Memberships {
     pub active: BTreeMap<i64, Role>,
 }
 
-/// The system group a role makes a direct member of.
-fn system_group_of(role: Role) -> i64 {
+/// The system groups a role makes a direct member of, as Zulip's
+/// `get_system_user_group_for_user`: one per role, and `role:fullmembers` too for members
+/// (Weir's realm has no waiting period, so every member is a full member).
+fn system_groups_of(role: Role) -> &'static [i64] {
     match role {
-        Role::Owner => system::OWNERS,
-        Role::Administrator => system::ADMINISTRATORS,
-        Role::Moderator => system::MODERATORS,
-        Role::Member => system::FULL_MEMBERS,
-        Role::Guest => system::EVERYONE,
+        Role::Owner => &[system::OWNERS],
+        Role::Administrator => &[system::ADMINISTRATORS],
+        Role::Moderator => &[system::MODERATORS],
+        Role::Member => &[system::MEMBERS, system::FULL_MEMBERS],
+        Role::Guest => &[system::EVERYONE],
     }
 }
 
@@ -123,11 +125,9 @@ pub fn memberships(conn: &Connection) -> Result<Memberships> {
         let (user_id, code) = row?;
         let role = Role::from_code(code).unwrap_or(Role::Member);
         graph.active.insert(user_id, role);
-        graph
-            .members
-            .entry(system_group_of(role))
-            .or_default()
-            .insert(user_id);
+        for group in system_groups_of(role) {
+            graph.members.entry(*group).or_default().insert(user_id);
+        }
     }
     let mut statement = conn.prepare_cached("SELECT group_id, user_id FROM user_group_members")?;
     let rows = statement.query_map([], |row| Ok((row.get::<_, i64>(0)?, row.get::<_, i64>(1)?)))?;
@@ -296,6 +296,7 @@ mod tests {
         );
         // A deactivated member is in no group.
         assert_eq!(graph.members.get(&system::FULL_MEMBERS), None);
+        assert_eq!(graph.members.get(&system::MEMBERS), None);
         assert_eq!(
             graph.subgroups.get(&system::ADMINISTRATORS),
             Some(&BTreeSet::from([system::OWNERS]))

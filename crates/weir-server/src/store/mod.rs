@@ -36,6 +36,10 @@ pub use streams::*;
 pub use targets::PostTargets;
 pub use users::*;
 
+/// The schema on a bare connection, for unit tests outside `store`.
+#[cfg(test)]
+pub(crate) use schema::migrate as migrate_for_tests;
+
 use crate::error::{Error, Result};
 use crate::rules::group_graph::GroupGraph;
 

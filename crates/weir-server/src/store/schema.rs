@@ -216,6 +216,14 @@ const MIGRATIONS: &[&str] = &[
     "
     UPDATE user_groups SET can_leave_group = '1', can_mention_group = '1' WHERE is_system = 1;
     ",
+    // 11: the rest of a channel's settings that `PATCH /streams/{id}` changes: who
+    // administers it and who posts (NULL: Zulip's defaults, the creator and everyone),
+    // and its message retention (NULL: the realm's; -1: unlimited).
+    "
+    ALTER TABLE streams ADD COLUMN can_administer_channel_group TEXT;
+    ALTER TABLE streams ADD COLUMN can_send_message_group TEXT;
+    ALTER TABLE streams ADD COLUMN message_retention_days INTEGER;
+    ",
 ];
 
 pub fn migrate(conn: &mut Connection) -> Result<()> {

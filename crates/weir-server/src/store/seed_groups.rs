@@ -181,6 +181,7 @@ pub fn set_stream_groups(
                 "can_subscribe_group",
                 stream.can_subscribe_group.as_ref(),
             )?,
+            ..StreamGroupSettings::default()
         };
         if groups != StreamGroupSettings::default() {
             super::streams::set_stream_groups(conn, *stream_id, &groups)?;

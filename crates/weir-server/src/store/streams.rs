@@ -19,6 +19,8 @@ pub struct StreamRow {
     /// Whether a new subscriber reads the messages sent before they joined (always for
     /// public streams; Zulip's default for private ones is no).
     pub history_public_to_subscribers: bool,
+    /// Days messages are kept: `None` the realm's setting, -1 forever (Zulip's values).
+    pub message_retention_days: Option<i64>,
     pub groups: StreamGroupSettings,
 }
 
@@ -29,11 +31,15 @@ pub struct StreamGroupSettings {
     pub can_add_subscribers_group: Option<String>,
     pub can_remove_subscribers_group: Option<String>,
     pub can_subscribe_group: Option<String>,
+    pub can_administer_channel_group: Option<String>,
+    pub can_send_message_group: Option<String>,
 }
 
 const COLUMNS: &str = "stream_id, name, description, invite_only, date_created, creator_id, \
                        history_public_to_subscribers, can_add_subscribers_group, \
-                       can_remove_subscribers_group, can_subscribe_group";
+                       can_remove_subscribers_group, can_subscribe_group, \
+                       can_administer_channel_group, can_send_message_group, \
+                       message_retention_days";
 
 fn from_row(row: &Row<'_>) -> rusqlite::Result<StreamRow> {
     Ok(StreamRow {
@@ -44,15 +50,18 @@ fn from_row(row: &Row<'_>) -> rusqlite::Result<StreamRow> {
         date_created: row.get(4)?,
         creator_id: row.get(5)?,
         history_public_to_subscribers: row.get(6)?,
+        message_retention_days: row.get(12)?,
         groups: StreamGroupSettings {
             can_add_subscribers_group: row.get(7)?,
             can_remove_subscribers_group: row.get(8)?,
             can_subscribe_group: row.get(9)?,
+            can_administer_channel_group: row.get(10)?,
+            can_send_message_group: row.get(11)?,
         },
     })
 }
 
-/// Sets a stream's group settings (the seed does; Weir has no endpoint for it yet).
+/// Sets a stream's group settings (the seed and `PATCH /streams/{id}`).
 pub fn set_stream_groups(
     conn: &Connection,
     stream_id: i64,
@@ -60,13 +69,35 @@ pub fn set_stream_groups(
 ) -> Result<()> {
     conn.execute(
         "UPDATE streams SET can_add_subscribers_group = ?2, can_remove_subscribers_group = ?3,
-                            can_subscribe_group = ?4
+                            can_subscribe_group = ?4, can_administer_channel_group = ?5,
+                            can_send_message_group = ?6
          WHERE stream_id = ?1",
         params![
             stream_id,
             groups.can_add_subscribers_group,
             groups.can_remove_subscribers_group,
-            groups.can_subscribe_group
+            groups.can_subscribe_group,
+            groups.can_administer_channel_group,
+            groups.can_send_message_group
+        ],
+    )?;
+    Ok(())
+}
+
+/// A stream's own fields as `PATCH /streams/{id}` leaves them.
+pub fn update_stream_fields(conn: &Connection, stream: &StreamRow) -> Result<()> {
+    conn.execute(
+        "UPDATE streams SET name = ?2, name_key = ?3, description = ?4, invite_only = ?5,
+                            history_public_to_subscribers = ?6, message_retention_days = ?7
+         WHERE stream_id = ?1",
+        params![
+            stream.stream_id,
+            stream.name,
+            name_key(&stream.name),
+            stream.description,
+            stream.invite_only,
+            stream.history_public_to_subscribers,
+            stream.message_retention_days
         ],
     )?;
     Ok(())
@@ -116,6 +147,7 @@ pub fn insert_stream(conn: &Connection, stream: &NewStream<'_>, now: i64) -> Res
         date_created: now,
         creator_id: stream.creator_id,
         history_public_to_subscribers: history_public,
+        message_retention_days: None,
         groups: StreamGroupSettings::default(),
     })
 }
@@ -196,6 +228,9 @@ pub struct PostTarget {
     pub name: String,
     pub invite_only: bool,
     pub has_subscribers: bool,
+    /// Whether `can_send_message_group` is set (by default everyone posts), so that
+    /// the common post needs no second lookup.
+    pub restricts_posting: bool,
 }
 
 /// How a request names a stream.
@@ -209,7 +244,8 @@ pub fn post_target(conn: &Connection, stream: StreamRef<'_>) -> Result<Option<Po
     const SELECT: &str = "SELECT stream_id, name, invite_only,
                EXISTS (SELECT 1 FROM subscriptions s JOIN users u ON u.user_id = s.user_id
                        WHERE s.stream_id = streams.stream_id AND s.active = 1
-                         AND u.is_active = 1)
+                         AND u.is_active = 1),
+               can_send_message_group IS NOT NULL
         FROM streams";
     let target = |row: &Row<'_>| {
         Ok(PostTarget {
@@ -217,6 +253,7 @@ pub fn post_target(conn: &Connection, stream: StreamRef<'_>) -> Result<Option<Po
             name: row.get(1)?,
             invite_only: row.get(2)?,
             has_subscribers: row.get(3)?,
+            restricts_posting: row.get(4)?,
         })
     };
     let found = match stream {

@@ -216,6 +216,15 @@ pub fn insert_realm(conn: &Connection, realm: &RealmRow, now: i64) -> Result<()>
     Ok(())
 }
 
+/// When the organization was created (Unix seconds; 0 before it exists).
+pub fn realm_date_created(conn: &Connection) -> Result<i64> {
+    Ok(conn
+        .prepare_cached("SELECT date_created FROM realm WHERE id = 1")?
+        .query_row([], |row| row.get(0))
+        .optional()?
+        .unwrap_or(0))
+}
+
 pub fn realm(conn: &Connection) -> Result<Option<RealmRow>> {
     Ok(conn
         .prepare_cached("SELECT name, url, bot_domain FROM realm WHERE id = 1")?
