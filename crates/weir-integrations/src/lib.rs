@@ -16,6 +16,7 @@ mod git;
 mod helloworld;
 pub mod limits;
 mod process;
+mod url_options;
 
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
@@ -26,6 +27,7 @@ use serde_json::Value;
 
 pub use filter::{EventFilter, FilterError, MAX_EVENT_PATTERNS, MAX_PATTERN_CHARS, fnmatch};
 pub use process::{MAX_EVENT_TYPE_CHARS, Outcome, Rejection, Request, process};
+pub use url_options::{UrlOption, url_option};
 
 /// How a webhook request proves who sends it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

@@ -400,6 +400,7 @@ async fn register_brings_every_key_each_requested_event_type_promises() {
         "saved_snippets",
         "user_status",
         "realm_user_groups",
+        "realm_incoming_webhook_bots",
     ];
     for kind in supported {
         let r = mark
