@@ -18,6 +18,7 @@ function standardBackend() {
     organization_overview: () => overview(),
     list_bots: () => bots,
     list_integrations: () => [],
+    webhook_catalog: () => ({ featureLevel: 362, integrations: [] }),
     preview_webhook_url: () => '',
     local_server_status: () => localServerStatus(),
     switch_account: () => ({ ...acmeAccount, isActive: true }),

@@ -10,6 +10,7 @@
 //! - [`memberships`]: the people × streams grid: rules, planner, applier, journal, CSV.
 //! - [`bots`]: the account's bots, their keys (keyring only) and the webhook workbench.
 //! - [`webhook_url`]: incoming-webhook URLs, built and masked.
+//! - [`webhook_catalog`]: the connected server's integrations, read from `register`.
 //! - [`organization`]: the overview (people, channels with subscribers) and own bots.
 //! - [`error::CoreError`]: the crate's error, with a stable [`error::IpcErrorCode`].
 //! - [`clock`]: the wall clock as Unix time.
@@ -27,6 +28,7 @@ pub mod site;
 mod sqlite;
 #[cfg(test)]
 mod test_support;
+pub mod webhook_catalog;
 pub mod webhook_url;
 pub mod zuliprc;
 

@@ -332,6 +332,54 @@ mod tests {
         assert_eq!(query[4], ("branches".into(), "main,release/1.0".into()));
     }
 
+    /// A URL from a server's catalog: its event names as filters, a text option and a
+    /// checked boolean one (sent as `true`; an unchecked one is left out).
+    #[test]
+    fn a_catalog_entry_builds_a_url_with_its_filters_and_options() {
+        let register = serde_json::json!({
+            "zulip_feature_level": 403,
+            "realm_incoming_webhook_bots": [{
+                "name": "github", "display_name": "GitHub",
+                "all_event_types": ["create", "delete", "push"],
+                "config_options": [],
+                "url_options": [
+                    {"key": "branches", "label": "", "validator": "check_string"},
+                    {"key": "ignore_private_repositories",
+                     "label": "Exclude notifications from private repositories",
+                     "validator": "check_bool"},
+                    {"key": "include_repository_name",
+                     "label": "Include repository name in the notifications",
+                     "validator": "check_bool"},
+                ],
+            }],
+        });
+        let catalog = crate::webhook_catalog::parse(&register);
+        let github = catalog.integrations.unwrap_or_default().remove(0);
+        let values = ["main,dev", "true", ""];
+        let spec = WebhookUrlSpec {
+            only_events: github.event_types[..2].to_vec(),
+            exclude_events: github.event_types[2..].to_vec(),
+            options: github
+                .url_options
+                .iter()
+                .zip(values)
+                .map(|(option, value)| (option.key.clone(), value.to_owned()))
+                .collect(),
+            ..spec(&github.name)
+        };
+        let query = query_of(&built(&spec));
+        let expected: Vec<(String, String)> = [
+            ("only_events", r#"["create","delete"]"#),
+            ("exclude_events", r#"["push"]"#),
+            ("branches", "main,dev"),
+            ("ignore_private_repositories", "true"),
+        ]
+        .into_iter()
+        .map(|(name, value)| (name.to_owned(), value.to_owned()))
+        .collect();
+        assert_eq!(query[1..], expected[..]);
+    }
+
     #[test]
     fn blank_fields_are_left_out_and_text_is_trimmed() {
         let spec = WebhookUrlSpec {

@@ -30,6 +30,7 @@ mod pyvalue;
 mod sentry;
 mod slack_incoming;
 mod time;
+mod url_options;
 mod wild;
 
 use std::collections::BTreeMap;
@@ -41,6 +42,7 @@ use serde_json::Value;
 
 pub use filter::{EventFilter, FilterError, MAX_EVENT_PATTERNS, MAX_PATTERN_CHARS, fnmatch};
 pub use process::{MAX_EVENT_TYPE_CHARS, Outcome, Rejection, Request, process};
+pub use url_options::{UrlOption, url_option};
 
 /// How a webhook request proves who sends it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

@@ -32,6 +32,7 @@ macro_rules! weir_commands {
             bots::deactivate_bot,
             bots::reactivate_bot,
             webhooks::list_integrations,
+            webhooks::webhook_catalog,
             webhooks::preview_webhook_url,
             webhooks::copy_webhook_url,
             webhooks::copy_remembered_url,

@@ -5,6 +5,7 @@ use tauri::{AppHandle, Runtime, State};
 use ts_rs::TS;
 use weir_core::Accounts;
 use weir_core::bots::{RememberedUrlView, WebhookRequest};
+use weir_core::webhook_catalog::WebhookCatalog;
 use weir_core::webhook_url::{self, WebhookUrlSpec};
 
 use super::bots::BotIdRequest;
@@ -67,6 +68,21 @@ impl From<RememberedUrlView> for RememberedWebhookUrl {
 #[command]
 pub fn list_integrations() -> Vec<IntegrationSummary> {
     workbench::integrations()
+}
+
+/// The active account's server's integrations, from its `register`
+/// (`realm_incoming_webhook_bots`): what the URL builder offers.
+#[command]
+pub async fn webhook_catalog(
+    accounts: State<'_, Accounts>,
+    local: State<'_, LocalServer>,
+) -> AppResult<WebhookCatalog> {
+    let client = active_client(&accounts, &local).await?;
+    let catalog = client
+        .webhook_catalog()
+        .await
+        .map_err(weir_core::CoreError::from)?;
+    Ok(catalog)
 }
 
 /// The URL for the active account's server with the key masked; remembers nothing.

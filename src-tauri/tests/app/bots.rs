@@ -180,3 +180,27 @@ fn bots_of_others_are_out_of_reach() {
     let refused = invoke(&h, "reveal_bot_key", json!({"request": {"userId": 1}})).unwrap_err();
     assert_eq!(refused["code"], "not_found", "{refused}");
 }
+
+#[test]
+fn the_local_servers_catalog_lists_its_integrations_by_display_name() {
+    let h = harness();
+    let catalog = ok(&h, "webhook_catalog", json!({}));
+    let registry = ok(&h, "list_integrations", json!({}));
+    let listed = catalog["integrations"].as_array().unwrap();
+    let names = |list: &[Value]| -> Vec<String> {
+        list.iter()
+            .map(|i| i["name"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert_eq!(names(listed), names(registry.as_array().unwrap()));
+    let bitbucket = listed.iter().find(|i| i["name"] == "bitbucket2").unwrap();
+    assert_eq!(bitbucket["displayName"], "Bitbucket", "{catalog}");
+    assert_eq!(
+        bitbucket["urlOptions"],
+        json!([{"key": "branches", "label": "", "kind": "text"}])
+    );
+    assert!(
+        catalog["featureLevel"].as_u64().unwrap() >= 318,
+        "{catalog}"
+    );
+}

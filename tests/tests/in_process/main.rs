@@ -42,5 +42,6 @@ mod unsubscribe;
 mod user_groups;
 mod users;
 mod visibility;
+mod webhook_catalog;
 mod webhook_events;
 mod webhooks;

@@ -415,6 +415,7 @@ async fn register_brings_every_key_each_requested_event_type_promises() {
         "user_status",
         "realm_user_groups",
         "realm",
+        "realm_incoming_webhook_bots",
     ];
     for kind in supported {
         let r = mark

@@ -107,6 +107,7 @@ export const ipc = {
   deactivateBot: (request: RequestOf<'deactivate_bot'>) => call('deactivate_bot', { request }),
   reactivateBot: (request: RequestOf<'reactivate_bot'>) => call('reactivate_bot', { request }),
   listIntegrations: () => call('list_integrations'),
+  webhookCatalog: () => call('webhook_catalog'),
   previewWebhookUrl: (request: RequestOf<'preview_webhook_url'>) =>
     call('preview_webhook_url', { request }),
   copyWebhookUrl: (request: RequestOf<'copy_webhook_url'>) => call('copy_webhook_url', { request }),

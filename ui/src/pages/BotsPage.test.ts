@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { BotSummary } from '../lib/bindings/BotSummary';
 import type { IntegrationSummary } from '../lib/bindings/IntegrationSummary';
+import type { WebhookCatalog } from '../lib/bindings/WebhookCatalog';
 import type { WebhookSendRequest } from '../lib/bindings/WebhookSendRequest';
 import type { FakeHandlers } from '../lib/ipc';
 import { app } from '../lib/stores/app.svelte';
@@ -37,6 +38,17 @@ const integrations: IntegrationSummary[] = [
   },
 ];
 
+/** The local server's catalog, as weir-core reads its `register` (level 362). */
+const localCatalog: WebhookCatalog = {
+  featureLevel: 362,
+  integrations: integrations.map((item) => ({
+    name: item.name,
+    displayName: item.displayName,
+    eventTypes: item.eventTypes,
+    urlOptions: item.urlOptions.map((option) => ({ ...option, kind: 'text' })),
+  })),
+};
+
 function sent(status = 200) {
   return {
     status,
@@ -62,6 +74,7 @@ function handlers(overrides: FakeHandlers = {}): FakeHandlers {
     app_status: () => appStatus(),
     list_bots: () => bots,
     list_integrations: () => integrations,
+    webhook_catalog: () => localCatalog,
     preview_webhook_url: ({ request }) =>
       `http://127.0.0.1:40001/api/v1/external/${request.spec.integration}?api_key=********` +
       (request.spec.stream ? `&stream=${encodeURIComponent(request.spec.stream)}` : ''),
@@ -177,7 +190,8 @@ describe('BotsPage: webhook workbench', () => {
     const names = within(screen.getByTestId('webhook-integration'))
       .getAllByRole('option')
       .map((option) => option.getAttribute('value'));
-    expect(names).toEqual(['helloworld', 'bitbucket2']);
+    // By display name: Bitbucket, Hello World.
+    expect(names).toEqual(['bitbucket2', 'helloworld']);
 
     await userEvent.type(screen.getByTestId('webhook-stream'), 'R&D #1');
     await waitFor(() => {

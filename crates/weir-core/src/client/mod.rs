@@ -5,6 +5,7 @@
 //! `X-RateLimit-*` headers), retries of reads, and feature-level discovery.
 
 mod api;
+mod catalog;
 mod error;
 mod groups;
 mod transport;

@@ -18,6 +18,7 @@ mod settings;
 mod subscribe;
 mod unsubscribe;
 mod user_groups;
+mod webhook_bots;
 pub(crate) mod webhooks;
 
 use axum::Json;

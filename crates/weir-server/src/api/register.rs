@@ -44,6 +44,7 @@ const SUPPORTED: &[&str] = &[
     "user_status",
     "realm_user_groups",
     "realm",
+    "realm_incoming_webhook_bots",
 ];
 
 /// Largest `event_types` / `fetch_event_types` list accepted.
@@ -234,6 +235,12 @@ fn snapshot(
         let groups =
             super::user_groups::groups_json(conn, request.include_deactivated_groups, level)?;
         body.insert("realm_user_groups".into(), json!(groups));
+    }
+    if request.wants("realm_incoming_webhook_bots") {
+        body.insert(
+            "realm_incoming_webhook_bots".into(),
+            super::webhook_bots::catalog(level),
+        );
     }
     for (kind, key) in EMPTY_LISTS {
         if request.wants(kind) {

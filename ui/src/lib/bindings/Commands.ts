@@ -35,6 +35,7 @@ import type { RememberedWebhookUrl } from "./RememberedWebhookUrl";
 import type { RequestLogSinceRequest } from "./RequestLogSinceRequest";
 import type { StartupReport } from "./StartupReport";
 import type { UndoRequest } from "./UndoRequest";
+import type { WebhookCatalog } from "./WebhookCatalog";
 import type { WebhookSendRequest } from "./WebhookSendRequest";
 import type { WebhookSendResult } from "./WebhookSendResult";
 import type { WebhookUrlRequest } from "./WebhookUrlRequest";
@@ -109,6 +110,11 @@ export interface Commands {
    * The shared registry's integrations, with event names, options and fixtures.
    */
   list_integrations: { args: undefined; result: Array<IntegrationSummary> };
+  /**
+   * The active account's server's integrations, from its `register`
+   * (`realm_incoming_webhook_bots`): what the URL builder offers.
+   */
+  webhook_catalog: { args: undefined; result: WebhookCatalog };
   /**
    * The URL for the active account's server with the key masked; remembers nothing.
    */

@@ -11,3 +11,8 @@ export const bots = resettable(new Resource(() => ipc.listBots()), (r) => {
 export const integrations = resettable(new Resource(() => ipc.listIntegrations()), (r) => {
   r.clear();
 });
+
+/** The active account's server's integrations (`register`'s catalog). */
+export const catalog = resettable(new Resource(() => ipc.webhookCatalog()), (r) => {
+  r.clear();
+});

@@ -1,10 +1,10 @@
 import { untrack } from 'svelte';
 import type { BotSummary } from '../../lib/bindings/BotSummary';
-import type { IntegrationSummary } from '../../lib/bindings/IntegrationSummary';
 import type { WebhookSendRequest } from '../../lib/bindings/WebhookSendRequest';
 import type { WebhookUrlSpec } from '../../lib/bindings/WebhookUrlSpec';
 import { ipc, toIpcError, type IpcError } from '../../lib/ipc';
 import type { HistoryEntry } from '../../lib/stores/workbench.svelte';
+import type { IntegrationChoice } from './catalog';
 
 /**
  * What the workbench sends: the sender, the webhook URL's parts (integration, stream,
@@ -26,14 +26,14 @@ export class WebhookForm {
   maskedUrl = $state('');
   urlError = $state<IpcError | null>(null);
 
-  readonly #integrations: () => IntegrationSummary[];
+  readonly #integrations: () => IntegrationChoice[];
 
   /** `integrations`: the list the workbench knows, as it is now. */
-  constructor(integrations: () => IntegrationSummary[]) {
+  constructor(integrations: () => IntegrationChoice[]) {
     this.#integrations = integrations;
   }
 
-  integration: IntegrationSummary | null = $derived.by(
+  integration: IntegrationChoice | null = $derived.by(
     () => this.#integrations().find((i) => i.name === this.integrationName) ?? null,
   );
   fixtures = $derived(this.integration?.fixtures ?? []);
@@ -55,11 +55,15 @@ export class WebhookForm {
       (senders.find((bot) => bot.botType === 'incoming_webhook') ?? senders[0])?.userId ?? null;
   }
 
-  /** The first integration list starts the form from its first fixture. */
+  /** The first integration list starts the form from its first fixture; from the list's
+   *  first integration when the server does not list the default one. */
   start(): void {
-    if (this.#integrations().length > 0 && this.fixtureName === '' && this.body === '') {
+    const list = this.#integrations();
+    if (list.length > 0 && this.fixtureName === '' && this.body === '') {
       untrack(() => {
-        this.selectIntegration(this.integrationName);
+        const name = this.integrationName;
+        const listed = list.some((choice) => choice.name === name);
+        this.selectIntegration(listed ? name : (list[0]?.name ?? name));
       });
     }
   }
@@ -110,6 +114,12 @@ export class WebhookForm {
 
   setOption(key: string, value: string): void {
     this.options = { ...this.options, [key]: value };
+  }
+
+  /** A boolean option: `true` in the URL when checked, left out when not (Zulip's
+   *  `check_bool` reads a missing option as false). */
+  setFlag(key: string, on: boolean): void {
+    this.setOption(key, on ? 'true' : '');
   }
 
   /** The request to send, with `overrides`; `null` without a bot to send as. */

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { IntegrationSummary } from '../../lib/bindings/IntegrationSummary';
 import { workbench } from '../../lib/stores/workbench.svelte';
 import { commandNames, useFakeBackend } from '../../test/backend';
 import { acmeAccount, bots, demoAccount } from '../../test/fixtures';
+import { integrationChoices } from './catalog';
 import { WebhookForm } from './webhookForm.svelte';
 import { WebhookSender } from './webhookSender.svelte';
 
-const integrations: IntegrationSummary[] = [
+const integrations = integrationChoices(null, [
   {
     name: 'bitbucket2',
     displayName: 'Bitbucket',
@@ -19,7 +19,7 @@ const integrations: IntegrationSummary[] = [
       { name: 'fork', body: '{"fork": {}}', headers: [['X-Event-Key', 'repo:fork']] },
     ],
   },
-];
+]);
 
 const sent = { status: 200, response: '{"msg":""}', messages: [] };
 
@@ -48,6 +48,14 @@ describe('the webhook form', () => {
       body: '{"push": {}}',
       headers: [['X-Event-Key', 'repo:push']],
     });
+  });
+
+  it('starts from the list’s first integration when the server lacks the default one', () => {
+    const { form } = setup();
+    expect(form.integrationName).toBe('helloworld');
+    form.start();
+    expect(form.integrationName).toBe('bitbucket2');
+    expect(form.fixtureName).toBe('push');
   });
 
   it('has no request without a bot, and takes a sent one back to edit', () => {
