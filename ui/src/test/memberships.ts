@@ -169,3 +169,15 @@ export async function openMembershipsPage(handlers: Parameters<typeof useFakeBac
   await screen.findByTestId('cell-1-1');
   return backend;
 }
+
+/** The pending count the bar shows; 0 when the bar is gone (nothing staged). */
+export function pendingCount(): string {
+  return screen.queryByTestId('pending-count')?.textContent.trim() ?? '0';
+}
+
+/** Opens the pending list beside the grid (Review in the pending bar). */
+export async function openReview(): Promise<void> {
+  const review = screen.getByRole('button', { name: 'Review' });
+  if (review.getAttribute('aria-expanded') !== 'true') review.click();
+  await Promise.resolve();
+}

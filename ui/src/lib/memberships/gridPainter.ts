@@ -43,7 +43,7 @@ const BADGE_PAD = 5;
 const BADGE_GAP = 3;
 
 /** The channels' header: the name's room, read bottom to top above the count. */
-const NAME_MAX = 96;
+const NAME_MAX = 88;
 /** The subscriber count's line, between the names and the ±. */
 const COUNT_H = 14;
 const COUNT_GAP = 2;
