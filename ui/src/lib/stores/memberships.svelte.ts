@@ -16,7 +16,14 @@ import {
   type StreamSort,
 } from '../memberships/grid';
 import { CellMap } from '../memberships/cellMap.svelte';
-import { risksOf, stagedWhere, StagingSteps, type Risk } from '../memberships/staging';
+import {
+  channelDeltas,
+  risksOf,
+  stagedWhere,
+  StagingSteps,
+  type ChannelDelta,
+  type Risk,
+} from '../memberships/staging';
 import { resettable } from './registry';
 import { Resource } from './resource.svelte';
 
@@ -100,6 +107,20 @@ class MembershipsState {
   everyGroup = $state(false);
   /** Whether the pending list is open beside the grid (Review in the pending bar). */
   reviewing = $state(false);
+
+  /** Per channel (index): what the staged diff adds and removes (iterating tracks it). */
+  readonly deltas: Map<number, ChannelDelta> = $derived.by(() => {
+    const index = this.index;
+    return index ? channelDeltas(index, this.staged) : new Map<number, ChannelDelta>();
+  });
+
+  /** A channel's subscriber count after apply, when the staged diff changes it. */
+  after(s: number): number | undefined {
+    const delta = this.deltas.get(s);
+    const stream = this.index?.stream(s);
+    if (!delta || !stream || delta.added === delta.removed) return undefined;
+    return stream.subscriberCount + delta.added - delta.removed;
+  }
 
   /** The person whose channels the copy dialog copies (opened from a row menu). */
   copyFrom = $state<number | null>(null);
