@@ -103,6 +103,8 @@ class MembershipsState {
     this.index ? visibleStreams(this.index, this.streams, this.streamSort) : [],
   );
 
+  /** How far the grid is scrolled sideways: the group rows above it follow. */
+  scrollLeft = $state(0);
   /** Whether every (non-system) group shows as a row above the people. */
   everyGroup = $state(false);
   /** Whether the pending list is open beside the grid (Review in the pending bar). */

@@ -28,6 +28,23 @@ describe('group rows', () => {
     expect(groupCell(30, 5)).toHaveAttribute('aria-checked', 'false');
   });
 
+  it("lines up with the grid's columns, scrolls with it, and explains the mixed state", async () => {
+    await open();
+    await fireEvent.click(screen.getByRole('checkbox', { name: 'Every group as a row' }));
+    const rows = await screen.findByRole('grid', { name: 'Memberships by group' });
+    expect(rows).toHaveTextContent('all some none');
+    expect(screen.getByTestId('group-row-31')).toHaveTextContent('theory 1 member');
+    expect(screen.getByTestId('group-row-30')).toHaveTextContent('research 3 members');
+    // The grid's geometry, so each group cell sits over its channel's column.
+    expect(rows.getAttribute('style')).toContain('--col-width: 34px');
+    const grid = screen.getByTestId('membership-grid');
+    grid.scrollLeft = 40;
+    await fireEvent.scroll(grid);
+    await waitFor(() => {
+      expect(rows.scrollLeft).toBe(40);
+    });
+  });
+
   it("stages every active member's cell when toggled, and unstages on the way back", async () => {
     await open();
     await pickGroup(30);
