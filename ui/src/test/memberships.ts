@@ -166,7 +166,8 @@ export async function renderMembershipsPage(handlers: Parameters<typeof useFakeB
 /** `renderMembershipsPage`, once the grid's cells are built. */
 export async function openMembershipsPage(handlers: Parameters<typeof useFakeBackend>[0] = {}) {
   const backend = await renderMembershipsPage(handlers);
-  await screen.findByTestId('cell-1-1');
+  // The cells come after the first frame; on a busy machine that can take a while.
+  await screen.findByTestId('cell-1-1', {}, { timeout: 5000 });
   return backend;
 }
 
