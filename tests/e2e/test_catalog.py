@@ -74,7 +74,7 @@ class TestIntegrationCatalog:
         chosen = Select(ui.one("webhook-integration")).first_selected_option
         assert "GitHub" in content(chosen), content(chosen)
         set_input(ui, "webhook-stream", "Verona")
-        press(ui, ui.one("only-event-push"))
+        press(ui, ui.one("only-event-push_commits"))
         press(ui, ui.one("exclude-event-issues"))
         boolean = ui.one("webhook-option-ignore_private_repositories")
         assert boolean.get_attribute("type") == "checkbox"
@@ -86,7 +86,7 @@ class TestIntegrationCatalog:
             return urllib.parse.unquote(ui.text_of("webhook-url"))
 
         ui.wait(
-            lambda d: '"push"' in url()
+            lambda d: '"push_commits"' in url()
             and "only_events=" in url()
             and "exclude_events=" in url()
             and "ignore_private_repositories=true" in url()
