@@ -69,6 +69,9 @@ pub enum IpcErrorCode {
     Network,
     RateLimited,
     InvalidZuliprc,
+    /// The zuliprc could not be opened (no such file, a folder, no permission): the UI
+    /// asks for another path instead of explaining the file's contents.
+    ZuliprcUnreadable,
     /// The server address is malformed (not "unreachable": that is [`IpcErrorCode::Network`]).
     InvalidSite,
     InvalidInput,
@@ -112,6 +115,7 @@ impl CoreError {
                     IpcErrorCode::KeyringError
                 }
             },
+            Self::Zuliprc(error) if error.is_unreadable() => IpcErrorCode::ZuliprcUnreadable,
             Self::Zuliprc(_) => IpcErrorCode::InvalidZuliprc,
             Self::InvalidSite(_) => IpcErrorCode::InvalidSite,
             Self::InvalidInput(_) | Self::WebhookUrl(_) => IpcErrorCode::InvalidInput,
@@ -150,6 +154,22 @@ mod tests {
             "server_unavailable"
         );
         assert_eq!(CoreError::AccountNotFound(3).code(), IpcErrorCode::NotFound);
+    }
+
+    #[test]
+    fn an_unreadable_zuliprc_is_told_apart_from_an_invalid_one() {
+        let missing = CoreError::from(ZuliprcError::NoSuchFile {
+            path: "/home/ada/zuliprc".into(),
+        });
+        assert_eq!(code_of(&missing), "zuliprc_unreadable");
+        let folder = CoreError::from(ZuliprcError::IsAFolder {
+            path: "/home/ada".into(),
+        });
+        assert_eq!(folder.code(), IpcErrorCode::ZuliprcUnreadable);
+        let not_one = CoreError::from(ZuliprcError::MissingSection);
+        assert_eq!(code_of(&not_one), "invalid_zuliprc");
+        let bad_key = CoreError::from(ZuliprcError::InvalidKey("too short".into()));
+        assert_eq!(bad_key.code(), IpcErrorCode::InvalidZuliprc);
     }
 
     #[test]

@@ -1,11 +1,10 @@
 //! The account list: status at start-up, add (checked against the server), zuliprc
 //! import, switch and remove.
 
-use std::path::PathBuf;
-
 use serde::{Deserialize, Serialize};
 use tauri::State;
 use ts_rs::TS;
+use weir_core::zuliprc::expand_home;
 use weir_core::{Account, Accounts, NewAccount, Secret};
 
 use super::{PathRequest, command};
@@ -33,6 +32,8 @@ pub struct AppStatus {
     pub accounts: Vec<AccountSummary>,
     pub local_server: LocalServerStatus,
     pub keyring: KeyringStatus,
+    /// Where the zuliprc file dialog starts (the page has no path permission to ask).
+    pub home_dir: Option<String>,
 }
 
 #[derive(Debug, Clone, Deserialize, TS)]
@@ -114,6 +115,7 @@ pub async fn app_status(
         accounts: summaries(&accounts, &local).await?,
         local_server: local.status().await,
         keyring: keyring.status().await,
+        home_dir: std::env::home_dir().map(|home| home.display().to_string()),
     };
     // The UI asks for this first: once it has its answer (the local server and the
     // keyring probe, started in the background, are done), the window is usable. The app
@@ -151,7 +153,7 @@ pub async fn import_zuliprc(
     local: State<'_, LocalServer>,
     request: ImportZuliprcRequest,
 ) -> AppResult<ImportZuliprcResponse> {
-    let path = PathBuf::from(request.path.trim());
+    let path = expand_home(request.path.trim());
     let imported = accounts.import_zuliprc(&path).await?;
     accounts.set_active(Some(imported.account.id))?;
     Ok(ImportZuliprcResponse {
@@ -165,7 +167,7 @@ pub async fn import_zuliprc(
 /// a zuliprc are deleted).
 #[command]
 pub async fn delete_zuliprc(request: PathRequest) -> AppResult<()> {
-    Ok(weir_core::delete_zuliprc(&PathBuf::from(
+    Ok(weir_core::delete_zuliprc(&expand_home(
         request.path.trim(),
     ))?)
 }

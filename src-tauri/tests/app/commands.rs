@@ -148,25 +148,45 @@ fn reached(outcome: Result<Value, Value>) -> Result<(), String> {
     }
 }
 
+/// The plugin permissions the window holds, each named exactly (no `:default` set, no
+/// wildcard), with why the page needs it. A new one must be added here with its reason.
+const PLUGIN_PERMISSIONS: &[(&str, &str)] = &[(
+    "dialog:allow-open",
+    "the zuliprc picker (Accounts): a native open dialog whose only answer is the chosen path",
+)];
+
+/// The capability's permissions: Weir's own (`allow-<command>`) and the plugins'.
+fn granted_permissions() -> (std::path::PathBuf, Vec<String>, Vec<String>) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("capabilities/default.json");
+    let capability: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let (mut plugins, mut own): (Vec<String>, Vec<String>) = capability["permissions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|permission| {
+            // An object form ({"identifier": ..., "allow": [...]}) is a scoped grant: it
+            // is listed by its identifier and so must be one of the reviewed ones.
+            permission
+                .as_str()
+                .or_else(|| permission["identifier"].as_str())
+                .unwrap()
+                .to_owned()
+        })
+        .partition(|permission| permission.contains(':'));
+    plugins.sort();
+    own.sort();
+    (path, own, plugins)
+}
+
 /// The list in `src/commands/list.rs` drives `build.rs` and the handler; the capability
 /// file is written by hand, so a command missing there (or granted but gone) fails here.
 #[test]
 fn the_capability_grants_exactly_the_registered_commands() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("capabilities/default.json");
-    let capability: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-    let mut granted: Vec<String> = capability["permissions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(Value::as_str)
-        .filter(|permission| !permission.contains(':'))
-        .map(str::to_owned)
-        .collect();
+    let (path, granted, _) = granted_permissions();
     let mut expected: Vec<String> = weir_app::commands::COMMANDS
         .iter()
         .map(|name| format!("allow-{}", name.replace('_', "-")))
         .collect();
-    granted.sort();
     expected.sort();
     assert_eq!(
         granted,
@@ -174,6 +194,48 @@ fn the_capability_grants_exactly_the_registered_commands() {
         "{} must grant `allow-<name>` for every command of src/commands/list.rs, and nothing else",
         path.display()
     );
+}
+
+/// Plugin permissions are reviewed one by one: exactly those of [`PLUGIN_PERMISSIONS`].
+#[test]
+fn the_capability_grants_only_the_listed_plugin_permissions() {
+    let (path, _, granted) = granted_permissions();
+    let mut expected: Vec<String> = PLUGIN_PERMISSIONS
+        .iter()
+        .map(|(name, why)| {
+            assert!(!why.trim().is_empty(), "{name} needs a reason");
+            (*name).to_owned()
+        })
+        .collect();
+    expected.sort();
+    assert_eq!(
+        granted,
+        expected,
+        "{} grants plugin permissions other than the reviewed ones (PLUGIN_PERMISSIONS)",
+        path.display()
+    );
+    for name in &granted {
+        assert!(
+            !name.ends_with(":default") && !name.contains('*'),
+            "{name}: grant a plugin's single commands, not a set"
+        );
+    }
+}
+
+#[test]
+fn the_page_may_open_files_but_not_save_or_ask() {
+    let h = harness();
+    // Refused by the capability before the plugin runs (no dialog opens).
+    for (cmd, args) in [
+        ("plugin:dialog|save", json!({"options": {}})),
+        ("plugin:dialog|message", json!({"message": "hi"})),
+        ("plugin:dialog|ask", json!({"message": "hi"})),
+        ("plugin:dialog|confirm", json!({"message": "hi"})),
+    ] {
+        let refused = invoke(&h, cmd, args);
+        assert!(refused.is_err(), "{cmd}: {refused:?}");
+        assert!(reached(refused).is_err(), "{cmd} was reached");
+    }
 }
 
 #[test]

@@ -277,6 +277,7 @@ export function createDevBackend(params: URLSearchParams): Backend {
                 'No Secret Service is running. Install and unlock gnome-keyring (or KeePassXC with Secret Service enabled), then restart Weir.',
             }
           : { available: true, message: null },
+      homeDir: '/home/dev',
     }),
     list_accounts: () => summaries(),
     add_account: async ({ request }) => {
@@ -304,7 +305,10 @@ export function createDevBackend(params: URLSearchParams): Backend {
     import_zuliprc: async ({ request }) => {
       await delay(null, 300);
       if (request.path.includes('bad')) {
-        throw fail('invalid_zuliprc', 'the [api] section has no "key".');
+        throw fail('invalid_zuliprc', 'it has no API key (a "key = …" line in the [api] section)');
+      }
+      if (request.path.includes('missing')) {
+        throw fail('zuliprc_unreadable', `there is no file at ${request.path}`);
       }
       const account: AccountSummary = {
         id: nextAccountId++,

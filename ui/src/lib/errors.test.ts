@@ -10,6 +10,7 @@ const EVERY_CODE: Record<IpcErrorCode, true> = {
   network: true,
   rate_limited: true,
   invalid_zuliprc: true,
+  zuliprc_unreadable: true,
   invalid_site: true,
   invalid_input: true,
   tls_config: true,
@@ -36,7 +37,7 @@ describe('readableError', () => {
 
   it('keeps the backend detail where it says what to fix', () => {
     expect(readableError({ code: 'invalid_zuliprc', message: 'no [api] section' })).toBe(
-      'This file is not a usable zuliprc: no [api] section',
+      'This file is not a usable zuliprc: no [api] section.',
     );
     expect(
       readableError({ code: 'keyring_unavailable', message: 'Start gnome-keyring.' }),
@@ -51,7 +52,24 @@ describe('readableError', () => {
 
   it('does not repeat the backend prefix of zuliprc errors', () => {
     const error = { code: 'invalid_zuliprc' as const, message: 'invalid zuliprc: cannot read /x' };
-    expect(readableError(error)).toBe('This file is not a usable zuliprc: cannot read /x');
+    expect(readableError(error)).toBe('This file is not a usable zuliprc: cannot read /x.');
+  });
+
+  it('tells a file that cannot be opened from one that is not a zuliprc', () => {
+    expect(
+      readableError({
+        code: 'zuliprc_unreadable',
+        message: 'invalid zuliprc: there is no file at /home/ada/zuliprc',
+      }),
+    ).toBe(
+      'Weir cannot open the file: there is no file at /home/ada/zuliprc. Check the path, or use “Choose file…” to pick the file.',
+    );
+    expect(
+      readableError({
+        code: 'invalid_zuliprc',
+        message: 'invalid zuliprc: it has no [api] section, so it is not a zuliprc',
+      }),
+    ).toBe('This file is not a usable zuliprc: it has no [api] section, so it is not a zuliprc.');
   });
 
   it('has a sentence for every known code', () => {

@@ -26,10 +26,18 @@ export function readableError(error: IpcError): string {
     }
     case 'invalid_zuliprc': {
       // The backend's message starts with its own "invalid zuliprc:"; say it once.
-      const reason = detail.replace(/^invalid zuliprc:\s*/i, '');
+      const reason = sentenceEnd(detail.replace(/^invalid zuliprc:\s*/i, ''));
       return reason
         ? `This file is not a usable zuliprc: ${reason}`
         : 'This file is not a usable zuliprc.';
+    }
+    case 'zuliprc_unreadable': {
+      // The file was never read: the path is what to change.
+      const reason = sentenceEnd(detail.replace(/^invalid zuliprc:\s*/i, ''));
+      const advice = 'Check the path, or use “Choose file…” to pick the file.';
+      return reason
+        ? `Weir cannot open the file: ${reason} ${advice}`
+        : `Weir cannot open the file. ${advice}`;
     }
     case 'invalid_input':
       return detail || 'Some of the values entered are not valid.';
@@ -70,4 +78,9 @@ export function readableError(error: IpcError): string {
         ? `Something went wrong inside Weir: ${detail}`
         : 'Something went wrong inside Weir.';
   }
+}
+
+/** The backend's reasons are clauses; a sentence here ends with a full stop. */
+function sentenceEnd(text: string): string {
+  return text && !/[.!?]$/.test(text) ? `${text}.` : text;
 }

@@ -223,7 +223,7 @@ describe('AccountsPage', () => {
     await user.type(screen.getByTestId('zuliprc-path'), '/tmp/zuliprc{Enter}');
 
     expect(await screen.findByRole('alert')).toHaveTextContent(
-      'This file is not a usable zuliprc: no "key" in [api]',
+      'This file is not a usable zuliprc: no "key" in [api].',
     );
   });
 

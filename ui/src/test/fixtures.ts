@@ -47,6 +47,7 @@ export function appStatus(overrides: Partial<AppStatus> = {}): AppStatus {
     accounts: [demoAccount, acmeAccount],
     localServer: localServerStatus(),
     keyring: { available: true, message: null },
+    homeDir: '/home/ada',
     ...overrides,
   };
 }

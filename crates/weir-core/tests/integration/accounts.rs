@@ -172,7 +172,7 @@ async fn an_invalid_zuliprc_is_reported_and_nothing_is_sent() {
     std::fs::write(&path, format!("[api]\nemail={EMAIL}\nsite={}\n", stub.url)).unwrap();
     let error = f.accounts.import_zuliprc(&path).await.unwrap_err();
     assert_eq!(error.code(), IpcErrorCode::InvalidZuliprc);
-    assert!(error.to_string().contains("`key`"), "{error}");
+    assert!(error.to_string().contains("it has no API key"), "{error}");
     assert!(stub.requests().is_empty());
 }
 
@@ -289,4 +289,15 @@ async fn the_active_account_choice_is_persisted() {
         reopened.set_active(Some(12345)).unwrap_err().code(),
         IpcErrorCode::NotFound
     );
+}
+
+#[tokio::test]
+async fn a_missing_zuliprc_is_unreadable_not_invalid() {
+    let f = fixture();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("no-such-zuliprc");
+    let error = f.accounts.import_zuliprc(&path).await.unwrap_err();
+    assert_eq!(error.code(), IpcErrorCode::ZuliprcUnreadable);
+    assert!(error.to_string().contains("there is no file at"), "{error}");
+    assert_eq!(f.secrets.len(), 0);
 }

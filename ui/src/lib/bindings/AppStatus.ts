@@ -3,4 +3,8 @@ import type { AccountSummary } from "./AccountSummary";
 import type { KeyringStatus } from "./KeyringStatus";
 import type { LocalServerStatus } from "./LocalServerStatus";
 
-export type AppStatus = { activeAccountId: number | null, accounts: Array<AccountSummary>, localServer: LocalServerStatus, keyring: KeyringStatus, };
+export type AppStatus = { activeAccountId: number | null, accounts: Array<AccountSummary>, localServer: LocalServerStatus, keyring: KeyringStatus, 
+/**
+ * Where the zuliprc file dialog starts (the page has no path permission to ask).
+ */
+homeDir: string | null, };
