@@ -78,15 +78,17 @@ fn deep_nesting_stays_plain_whole_and_quick() {
     assert_eq!(nesting("))(", 2), (2, 1));
 }
 
-/// One short line on which syntect's Lisp grammar spends seconds: the block is shown
-/// plain when its time is up.
+/// One short line on which syntect's Lisp grammar spends seconds on a loaded machine:
+/// the block is answered within its time plus one step, the rest plain once the time is
+/// up (on a fast machine the grammar may finish first and the block is highlighted).
 #[test]
 fn a_line_the_grammar_takes_seconds_over_is_cut_at_the_blocks_time() {
     let line = "/*[\\/*\"?j.[\"\"[(/*(*x\"[/*[n.{({[\\[)o([)[[\"\\<a {\")['";
     let started = Instant::now();
     let html = highlight("lisp", &format!("a\n{line}\nb"));
     assert!(started.elapsed() < BLOCK_BUDGET + Duration::from_millis(500));
-    assert!(html.contains("b\n"), "{html}");
+    let last_line_kept = html.ends_with("\nb\n") || html.ends_with(">b</span>\n");
+    assert!(last_line_kept, "{html}");
 }
 
 #[test]
