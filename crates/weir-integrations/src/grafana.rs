@@ -232,24 +232,13 @@ fn strict(value: &Value) -> Result<String, Unreadable> {
 
 #[cfg(test)]
 mod tests {
-    use std::collections::BTreeMap;
 
     use serde_json::json;
-
-    use crate::HeaderMap;
 
     use super::*;
 
     fn run(json: Value) -> Result<HandlerOutput, HandlerError> {
-        let (headers, options) = (HeaderMap::new(), BTreeMap::new());
-        handler(&Payload {
-            method: &crate::Method::POST,
-            json: &json,
-            headers: &headers,
-            event_type: None,
-            options: &options,
-            topic: None,
-        })
+        crate::run_handler(handler, &json, None, &[], None)
     }
 
     fn alert(status: &str) -> Value {

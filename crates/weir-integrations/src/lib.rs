@@ -239,6 +239,31 @@ impl Integration {
     }
 }
 
+/// Runs `handler` on `json` as [`process`] would, with no headers: the integrations' unit
+/// tests call their handler through this one door.
+#[cfg(test)]
+pub(crate) fn run_handler(
+    handler: Handler,
+    json: &Value,
+    event_type: Option<&str>,
+    options: &[(&str, &str)],
+    topic: Option<&str>,
+) -> Result<HandlerOutput, HandlerError> {
+    let headers = HeaderMap::new();
+    let options: BTreeMap<String, String> = options
+        .iter()
+        .map(|(key, value)| ((*key).to_owned(), (*value).to_owned()))
+        .collect();
+    handler(&Payload {
+        method: &Method::POST,
+        json,
+        headers: &headers,
+        event_type,
+        options: &options,
+        topic,
+    })
+}
+
 static REGISTRY: LazyLock<Vec<Integration>> = LazyLock::new(|| {
     vec![
         helloworld::integration(),

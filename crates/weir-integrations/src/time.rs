@@ -150,8 +150,9 @@ fn valid_date(year: i64, month: u32, day: u32) -> bool {
     (1..=9999).contains(&year) && (1..=days).contains(&day)
 }
 
-/// Howard Hinnant's `civil_from_days`: days since 1970-01-01 to a proleptic Gregorian date.
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
+/// Howard Hinnant's `civil_from_days`: days since 1970-01-01 to a proleptic Gregorian date
+/// (Sentry's and Grafana's times; weir-render keeps its own for `<time:…>`).
+pub(crate) fn civil_from_days(days: i64) -> (i64, u32, u32) {
     let z = days + 719_468;
     let era = z.div_euclid(146_097);
     let doe = z.rem_euclid(146_097);

@@ -1,5 +1,3 @@
-use std::collections::BTreeMap;
-
 use serde_json::{Value, json};
 
 use super::*;
@@ -32,19 +30,11 @@ fn run_all(
     branches: Option<&str>,
     topic: Option<&str>,
 ) -> Result<HandlerOutput, HandlerError> {
-    let headers = HeaderMap::new();
-    let mut options = BTreeMap::new();
-    if let Some(branches) = branches {
-        options.insert("branches".to_owned(), branches.to_owned());
-    }
-    handler(&Payload {
-        method: &crate::Method::POST,
-        json,
-        headers: &headers,
-        event_type: event,
-        options: &options,
-        topic,
-    })
+    let options: &[(&str, &str)] = match branches {
+        Some(branches) => &[("branches", branches)],
+        None => &[],
+    };
+    crate::run_handler(handler, json, event, options, topic)
 }
 
 /// A fixture's payload and its `X-Event-Key`.

@@ -13,19 +13,7 @@ fn run(
     options: &[(&str, &str)],
     topic: Option<&str>,
 ) -> Result<HandlerOutput, HandlerError> {
-    let headers = HeaderMap::new();
-    let options: BTreeMap<String, String> = options
-        .iter()
-        .map(|(key, value)| ((*key).to_owned(), (*value).to_owned()))
-        .collect();
-    handler(&Payload {
-        method: &crate::Method::POST,
-        json,
-        headers: &headers,
-        event_type: event,
-        options: &options,
-        topic,
-    })
+    crate::run_handler(handler, json, event, options, topic)
 }
 
 /// The one message of a fixture, with Zulip's event name.

@@ -26,19 +26,7 @@ fn run_with(
     options: &[(&str, &str)],
     topic: Option<&str>,
 ) -> Result<HandlerOutput, HandlerError> {
-    let headers = HeaderMap::new();
-    let options: BTreeMap<String, String> = options
-        .iter()
-        .map(|(key, value)| ((*key).to_owned(), (*value).to_owned()))
-        .collect();
-    handler(&Payload {
-        method: &Method::POST,
-        json,
-        headers: &headers,
-        event_type: event,
-        options: &options,
-        topic,
-    })
+    crate::run_handler(handler, json, event, options, topic)
 }
 
 /// The one message of a sample, and Zulip's name for its event.

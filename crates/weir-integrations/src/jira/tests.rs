@@ -12,16 +12,8 @@ const ISSUE: &str =
     "[TIDE-88: Neap tides off by a day in March](https://tidewater.atlassian.net/browse/TIDE-88)";
 
 fn run_json(json: &Value) -> Result<(String, WebhookMessage), HandlerError> {
-    let headers = HeaderMap::new();
-    let options = BTreeMap::new();
-    let output = handler(&Payload {
-        method: &Method::POST,
-        json,
-        headers: &headers,
-        event_type: json.get("webhookEvent").and_then(Value::as_str),
-        options: &options,
-        topic: None,
-    })?;
+    let event = json.get("webhookEvent").and_then(Value::as_str);
+    let output = crate::run_handler(handler, json, event, &[], None)?;
     let [message]: [WebhookMessage; 1] = output.messages.try_into().unwrap();
     Ok((output.event.unwrap(), message))
 }

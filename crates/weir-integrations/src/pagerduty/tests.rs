@@ -9,16 +9,7 @@ use super::*;
 use crate::{HeaderMap, Method};
 
 fn run(json: &Value) -> Result<HandlerOutput, HandlerError> {
-    let headers = HeaderMap::new();
-    let options = BTreeMap::new();
-    handler(&Payload {
-        method: &Method::POST,
-        json,
-        headers: &headers,
-        event_type: None,
-        options: &options,
-        topic: None,
-    })
+    crate::run_handler(handler, json, None, &[], None)
 }
 
 fn sample(name: &str) -> Value {

@@ -1,24 +1,12 @@
 //! The handler on the project's own samples and on the payload shapes Zulip's view tells
 //! apart; Zulip's own fixtures are replayed in `tests/zulip/sentry.rs`.
 
-use std::collections::BTreeMap;
-
 use serde_json::{Value, json};
 
 use super::*;
-use crate::{HeaderMap, Method};
 
 fn run(json: &Value) -> Result<WebhookMessage, HandlerError> {
-    let headers = HeaderMap::new();
-    let options = BTreeMap::new();
-    let output = handler(&Payload {
-        method: &Method::POST,
-        json,
-        headers: &headers,
-        event_type: None,
-        options: &options,
-        topic: None,
-    })?;
+    let output = crate::run_handler(handler, json, None, &[], None)?;
     assert_eq!(output.event, None);
     let [message]: [WebhookMessage; 1] = output
         .messages

@@ -67,7 +67,7 @@ fn utc_isoformat(seconds: &Value) -> Option<String> {
     }
     let days = whole.div_euclid(86_400);
     let clock = whole.rem_euclid(86_400);
-    let (year, month, day) = civil_from_days(days);
+    let (year, month, day) = crate::time::civil_from_days(days);
     if !(1..=9999).contains(&year) {
         return None;
     }
@@ -77,20 +77,6 @@ fn utc_isoformat(seconds: &Value) -> Option<String> {
         clock / 60 % 60,
         clock % 60,
     ))
-}
-
-/// The proleptic Gregorian date `days` after 1970-01-01 (Howard Hinnant's algorithm).
-fn civil_from_days(days: i64) -> (i64, i64, i64) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    (year, month, day)
 }
 
 /// Schemes Python's `urljoin` resolves against (`urllib.parse.uses_relative`).
