@@ -25,17 +25,8 @@ pub fn bool_at(json: &Value, pointer: &str) -> Result<bool, HandlerError> {
     at(json, pointer)?.as_bool().ok_or_else(|| missing(pointer))
 }
 
-/// Python's truth value of a JSON value (`if payload["x"]:`).
-pub fn truthy(value: &Value) -> bool {
-    match value {
-        Value::Null => false,
-        Value::Bool(flag) => *flag,
-        Value::Number(number) => number.as_f64().is_some_and(|n| n != 0.0),
-        Value::String(text) => !text.is_empty(),
-        Value::Array(items) => !items.is_empty(),
-        Value::Object(fields) => !fields.is_empty(),
-    }
-}
+/// Python's truth value of a JSON value (`if payload["x"]:`), as the other views read it.
+pub use crate::pyvalue::truthy;
 
 #[cfg(test)]
 mod tests {
