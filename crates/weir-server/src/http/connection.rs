@@ -183,6 +183,7 @@ impl Connection {
         });
         let mut builder = hyper::server::conn::http1::Builder::new();
         builder
+            .max_buf_size(READ_BUFFER_BYTES)
             .timer(HeadTimer::new())
             .header_read_timeout(limits.header_timeout);
         let io = TokioIo::new(JsonErrors::new(stream));
@@ -200,6 +201,12 @@ impl Connection {
         }
     }
 }
+
+/// The most a connection buffers from its socket at once (hyper's default is ~400 KiB).
+/// Bodies arrive in pieces of at most this size, so forty clients uploading at once hold
+/// 5 MiB between them rather than 16 or more. It also bounds a request's head, above
+/// the 64 KiB URI that hyper answers 414.
+const READ_BUFFER_BYTES: usize = 128 * 1024;
 
 /// Completes when shutdown starts (or the server is gone).
 async fn stop_requested(stopping: &mut watch::Receiver<bool>) {
