@@ -16,6 +16,7 @@ mod register;
 mod send;
 mod settings;
 mod subscribe;
+mod topics_policy;
 mod unsubscribe;
 mod user_groups;
 mod webhook_bots;

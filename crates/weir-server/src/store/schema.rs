@@ -224,6 +224,16 @@ const MIGRATIONS: &[&str] = &[
     ALTER TABLE streams ADD COLUMN can_send_message_group TEXT;
     ALTER TABLE streams ADD COLUMN message_retention_days INTEGER;
     ",
+    // 12: Zulip 11's channel settings: `topics_policy` (NULL: `inherit`) and five more
+    // settings that name groups (NULL: Zulip's default, `role:nobody`).
+    "
+    ALTER TABLE streams ADD COLUMN topics_policy TEXT;
+    ALTER TABLE streams ADD COLUMN can_move_messages_out_of_channel_group TEXT;
+    ALTER TABLE streams ADD COLUMN can_move_messages_within_channel_group TEXT;
+    ALTER TABLE streams ADD COLUMN can_resolve_topics_group TEXT;
+    ALTER TABLE streams ADD COLUMN can_delete_any_message_group TEXT;
+    ALTER TABLE streams ADD COLUMN can_delete_own_message_group TEXT;
+    ",
 ];
 
 pub fn migrate(conn: &mut Connection) -> Result<()> {
