@@ -646,3 +646,27 @@ async fn no_topic_is_the_empty_topic_from_level_370() {
         .ok();
     assert_eq!(newest_topic(&older).await, "(no topic)");
 }
+
+#[tokio::test]
+async fn webhooks_follow_the_channels_topics_policy_from_its_level() {
+    use weir_tests::helloworld::{ADA, hello};
+    let server = at_level(404);
+    server
+        .as_user(&ADMIN)
+        .patch(
+            &format!("/streams/{}", EMPTY_ROOM.id),
+            &[("topics_policy", json!("empty_topic_only"))],
+        )
+        .await
+        .ok();
+    let before = everything(&server).await;
+    let query = [("api_key", WEBHOOK_BOT.key), ("stream", EMPTY_ROOM.name)];
+    hello(&server, &query, ADA)
+        .await
+        .bad_request("Only the general chat topic is allowed in this channel.");
+    assert_nothing_new(&new_since(&server, &before).await, "a refused topic");
+    // Hello World's own topic is a named one, so a "general chat" channel refuses it;
+    // other channels still take it.
+    let query = [("api_key", WEBHOOK_BOT.key), ("stream", VERONA.name)];
+    assert_webhook_success(&hello(&server, &query, ADA).await);
+}

@@ -77,7 +77,7 @@ pub async fn send_message(
             if let Destination::Stream(stream_id) = destination
                 && let Some(stream) = store::stream_by_id(conn, stream_id)?
             {
-                super::topics_policy::check_topic(&stream, &topic, level)?;
+                super::topics_policy::check_topic(stream.topics_policy.as_deref(), &topic, level)?;
             }
             let outgoing = Outgoing::from_sender(conn, &sender, &topic, &content)?;
             check_group_mentions(conn, &sender, &outgoing.rendered)?;

@@ -68,15 +68,13 @@ pub fn check_may_become_empty_only(conn: &Connection, stream_id: i64) -> Result<
     Ok(())
 }
 
-/// Refuses a message the channel's policy does not let into `topic`, in Zulip's words
-/// (`MessagesNotAllowedInEmptyTopicError`, `TopicsNotAllowedError`).
-pub fn check_topic(stream: &StreamRow, topic: &str, level: u32) -> Result<(), Error> {
+/// Refuses a message a channel's policy (`None`: `inherit`) does not let into `topic`,
+/// in Zulip's words (`MessagesNotAllowedInEmptyTopicError`, `TopicsNotAllowedError`).
+pub fn check_topic(policy: Option<&str>, topic: &str, level: u32) -> Result<(), Error> {
     if level < TOPICS_POLICY_LEVEL {
         return Ok(());
     }
-    let policy = stream
-        .topics_policy
-        .as_deref()
+    let policy = policy
         .filter(|policy| *policy != "inherit")
         .unwrap_or(REALM_TOPICS_POLICY);
     let refusal = match policy {

@@ -321,6 +321,8 @@ pub struct PostTarget {
     /// Whether `can_send_message_group` is set (by default everyone posts), so that
     /// the common post needs no second lookup.
     pub restricts_posting: bool,
+    /// The channel's `topics_policy` (`None`: `inherit`).
+    pub topics_policy: Option<String>,
 }
 
 /// How a request names a stream.
@@ -335,7 +337,7 @@ pub fn post_target(conn: &Connection, stream: StreamRef<'_>) -> Result<Option<Po
                EXISTS (SELECT 1 FROM subscriptions s JOIN users u ON u.user_id = s.user_id
                        WHERE s.stream_id = streams.stream_id AND s.active = 1
                          AND u.is_active = 1),
-               can_send_message_group IS NOT NULL
+               can_send_message_group IS NOT NULL, topics_policy
         FROM streams";
     let target = |row: &Row<'_>| {
         Ok(PostTarget {
@@ -344,6 +346,7 @@ pub fn post_target(conn: &Connection, stream: StreamRef<'_>) -> Result<Option<Po
             invite_only: row.get(2)?,
             has_subscribers: row.get(3)?,
             restricts_posting: row.get(4)?,
+            topics_policy: row.get(5)?,
         })
     };
     let found = match stream {
