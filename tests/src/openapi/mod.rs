@@ -110,6 +110,12 @@ const ZULIP_11_FIELDS: &[(&str, u32, &str, &str)] = &[
         r#"{"type": "string", "enum": ["inherit",
         "allow_empty_topic", "disable_empty_topic", "empty_topic_only"]}"#,
     ),
+    (
+        "channel",
+        389,
+        "folder_id",
+        r#"{"type": "integer", "nullable": true}"#,
+    ),
     ("channel", 394, "subscriber_count", r#"{"type": "integer"}"#),
     (
         "channel",
@@ -179,7 +185,30 @@ const ZULIP_11_FIELDS: &[(&str, u32, &str, &str)] = &[
         "realm_welcome_message_custom_text",
         r#"{"type": "string"}"#,
     ),
+    ("register", 389, "channel_folders", CHANNEL_FOLDERS),
+    (
+        "register",
+        410,
+        "max_channel_folder_name_length",
+        r#"{"type": "integer"}"#,
+    ),
+    (
+        "register",
+        410,
+        "max_channel_folder_description_length",
+        r#"{"type": "integer"}"#,
+    ),
 ];
+
+/// `register`'s `channel_folders` (Zulip 11's `ChannelFolder`; `order` from 414).
+const CHANNEL_FOLDERS: &str = r#"{"type": "array", "items": {"type": "object",
+    "additionalProperties": false, "required": ["id", "name", "description",
+    "rendered_description", "creator_id", "date_created", "is_archived"],
+    "properties": {"id": {"type": "integer"}, "name": {"type": "string"},
+    "description": {"type": "string"}, "rendered_description": {"type": "string"},
+    "creator_id": {"type": "integer", "nullable": true},
+    "date_created": {"type": "integer"}, "is_archived": {"type": "boolean"},
+    "order": {"type": "integer"}}}}"#;
 
 const GROUP_SETTING: &str = r##"{"$ref": "#/components/schemas/GroupSettingValue"}"##;
 

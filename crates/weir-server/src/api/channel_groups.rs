@@ -213,6 +213,7 @@ mod tests {
             history_public_to_subscribers: false,
             message_retention_days: None,
             topics_policy: None,
+            folder_id: None,
             groups,
         }
     }

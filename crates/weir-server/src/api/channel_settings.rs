@@ -68,6 +68,8 @@ struct Request {
     /// `is_archived=false`: Weir's channels are never archived, so always refused.
     unarchive: bool,
     topics_policy: Option<&'static str>,
+    /// `folder_id` (Zulip 11): `Some(None)` takes the channel out of its folder.
+    folder: Option<Option<i64>>,
     /// Each setting's new value and, when given, the value the client expects now.
     settings: Vec<(&'static str, SettingValue, Option<SettingValue>)>,
 }
@@ -137,6 +139,16 @@ fn parse(params: &mut Params, level: u32) -> Result<Request, ApiError> {
             .transpose()?,
         false => None,
     };
+    let folder = if level >= super::channel_folders::FOLDERS_LEVEL {
+        match params.take_json("folder_id")? {
+            None => None,
+            Some(Value::Null) => Some(None),
+            Some(Value::Number(id)) if id.is_i64() => Some(id.as_i64()),
+            Some(_) => return Err(ApiError::bad_request("folder_id is not an integer")),
+        }
+    } else {
+        None
+    };
     let mut settings = Vec::new();
     for (name, since) in SETTING_LEVELS {
         if level < since {
@@ -163,6 +175,7 @@ fn parse(params: &mut Params, level: u32) -> Result<Request, ApiError> {
         retention,
         unarchive,
         topics_policy,
+        folder,
         settings,
     })
 }
@@ -320,6 +333,12 @@ fn apply(
             }
         }
         stream.name = name.to_owned();
+    }
+    if let Some(folder) = request.folder {
+        if let Some(folder_id) = folder {
+            super::channel_folders::folder(conn, folder_id)?;
+        }
+        stream.folder_id = folder;
     }
     let groups = change_groups(conn, &graph, caller, &stream, subscribed, &request.settings)?;
     store::update_stream_fields(conn, &stream)?;

@@ -8,6 +8,7 @@ use zulip_api::{Role, Stream, Subscription, User};
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
+use super::channel_folders::FOLDERS_LEVEL;
 use super::topics_policy::{self, TOPICS_POLICY_LEVEL};
 use crate::render::render_markdown;
 use crate::store::{StreamActivity, StreamRow, UserRow};
@@ -125,7 +126,7 @@ const REMEMBERED_DESCRIPTIONS: usize = 4_096;
 /// description, always off the async threads (read jobs, `off_async`); each distinct
 /// text is rendered once, so a description full of slow formulas costs its 5 s once,
 /// not on every listing.
-fn rendered_description(description: &str) -> String {
+pub(super) fn rendered_description(description: &str) -> String {
     static RENDERED: OnceLock<Mutex<HashMap<String, String>>> = OnceLock::new();
     let memory = RENDERED.get_or_init(Mutex::default);
     if let Some(html) = memory
@@ -216,9 +217,27 @@ pub fn stream_dto(
         can_delete_own_message_group: newer("can_delete_own_message_group"),
         // Zulip 12 (level 441); Weir emulates no level that has it.
         can_create_topic_group: None,
-        // Channel folders are not modelled (docs/zulip-compatibility.md).
+        // Sent by [`with_folder`], which can send it null.
         folder_id: None,
         topics_policy: (level >= TOPICS_POLICY_LEVEL).then(|| topics_policy::wire(stream)),
+    }
+}
+
+/// A channel or subscription object with Zulip 11's `folder_id`, which from its level
+/// is sent even when null (the shared [`Stream`] type leaves a missing folder out).
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct WithFolder<T> {
+    #[serde(flatten)]
+    pub inner: T,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub folder_id: Option<Option<i64>>,
+}
+
+/// `inner` (made from `stream`) as a server at `level` shows it.
+pub fn with_folder<T>(inner: T, stream: &StreamRow, level: u32) -> WithFolder<T> {
+    WithFolder {
+        inner,
+        folder_id: (level >= FOLDERS_LEVEL).then_some(stream.folder_id),
     }
 }
 

@@ -4,7 +4,9 @@ use axum::extract::{Path, State};
 use serde_json::{Value, json};
 use zulip_api::{Stream, Subscription};
 
-use super::dto::{StreamView, stream_dto, subscription_dto, user_dto, user_json};
+use super::dto::{
+    StreamView, WithFolder, stream_dto, subscription_dto, user_dto, user_json, with_folder,
+};
 use super::{ApiResult, success};
 use crate::AppState;
 use crate::clock::now_unix;
@@ -198,7 +200,7 @@ pub async fn get_streams(
     let found = accessible_streams(&state, &caller).await?;
     let guest = caller.is_guest();
     // Descriptions are rendered Markdown (math, code): CPU work, off the async threads.
-    let streams: Vec<Stream> = off_async(move || {
+    let streams: Vec<WithFolder<Stream>> = off_async(move || {
         found
             .into_iter()
             .filter(|found| {
@@ -206,7 +208,7 @@ pub async fn get_streams(
                     || (include_subscribed && found.subscribed)
                     || (include_public && !found.stream.invite_only && !guest)
             })
-            .map(|found| found.dto(view))
+            .map(|found| with_folder(found.dto(view), &found.stream, view.level))
             .collect()
     })
     .await?;
@@ -224,14 +226,14 @@ pub async fn get_subscriptions(
         now: now_unix(),
     };
     let found = accessible_streams(&state, &caller).await?;
-    let subscriptions: Vec<Subscription> = off_async(move || {
+    let subscriptions: Vec<WithFolder<Subscription>> = off_async(move || {
         found
             .into_iter()
             .filter(|found| found.subscribed)
             .map(|found| {
                 let mut stream = found.dto(view);
                 stream.subscribers = include_subscribers.then_some(found.subscribers);
-                subscription_dto(stream)
+                with_folder(subscription_dto(stream), &found.stream, view.level)
             })
             .collect()
     })

@@ -7,6 +7,7 @@
 use rusqlite::Connection;
 use serde_json::{Map, Value, json};
 
+use super::channel_folders::{MAX_FOLDER_DESCRIPTION_CHARS, MAX_FOLDER_NAME_CHARS};
 use super::channel_groups::newer_settings_at;
 use super::subscribe::MAX_BULK_NEW_SUBSCRIPTION_MESSAGES;
 use super::topics_policy::REALM_TOPICS_POLICY;
@@ -87,6 +88,8 @@ const KEY_LEVELS: &[(&str, u32)] = &[
     ("max_bulk_new_subscription_messages", 397),
     ("realm_can_set_delete_message_policy_group", 407),
     ("realm_require_e2ee_push_notifications", 409),
+    ("max_channel_folder_name_length", 410),
+    ("max_channel_folder_description_length", 410),
     ("realm_welcome_message_custom_text", 416),
 ];
 
@@ -293,6 +296,8 @@ pub fn realm_state(conn: &Connection, level: u32) -> Result<Map<String, Value>, 
         "realm_topics_policy": REALM_TOPICS_POLICY,
         "max_bulk_new_subscription_messages": MAX_BULK_NEW_SUBSCRIPTION_MESSAGES,
         "realm_require_e2ee_push_notifications": false,
+        "max_channel_folder_name_length": MAX_FOLDER_NAME_CHARS,
+        "max_channel_folder_description_length": MAX_FOLDER_DESCRIPTION_CHARS,
         "realm_welcome_message_custom_text": "",
         }),
     ];

@@ -10,7 +10,11 @@ use serde_json::{Map, Value, json};
 use zulip_api::{Stream, Subscription};
 
 use super::ApiResult;
-use super::dto::{StreamView, UserJson, gravatar_url, stream_dto, subscription_dto, user_dto};
+use super::channel_folders::FOLDERS_LEVEL;
+use super::dto::{
+    StreamView, UserJson, WithFolder, gravatar_url, stream_dto, subscription_dto, user_dto,
+    with_folder,
+};
 use super::reads::zulip_version;
 use crate::AppState;
 use crate::clock::now_unix;
@@ -45,6 +49,7 @@ const SUPPORTED: &[&str] = &[
     "realm_user_groups",
     "realm",
     "realm_incoming_webhook_bots",
+    "channel_folders",
 ];
 
 /// `is_moderator` is true for administrators too from this level (Zulip 11).
@@ -108,7 +113,10 @@ pub async fn register(
         let unsupported: Vec<&str> = types
             .iter()
             .map(String::as_str)
-            .filter(|kind| !SUPPORTED.contains(kind))
+            .filter(|kind| {
+                !SUPPORTED.contains(kind)
+                    || (*kind == "channel_folders" && state.feature_level() < FOLDERS_LEVEL)
+            })
             .collect();
         if !unsupported.is_empty() {
             let msg = format!("Unsupported event types: {}", unsupported.join(", "));
@@ -195,13 +203,13 @@ struct UserLists {
 #[derive(Default, Serialize)]
 struct StreamLists {
     #[serde(skip_serializing_if = "Option::is_none")]
-    subscriptions: Option<Vec<Subscription>>,
+    subscriptions: Option<Vec<WithFolder<Subscription>>>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    unsubscribed: Option<Vec<Subscription>>,
+    unsubscribed: Option<Vec<WithFolder<Subscription>>>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    never_subscribed: Option<Vec<Stream>>,
+    never_subscribed: Option<Vec<WithFolder<Stream>>>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    streams: Option<Vec<Stream>>,
+    streams: Option<Vec<WithFolder<Stream>>>,
 }
 
 fn snapshot(
@@ -239,6 +247,14 @@ fn snapshot(
         let groups =
             super::user_groups::groups_json(conn, request.include_deactivated_groups, level)?;
         body.insert("realm_user_groups".into(), json!(groups));
+    }
+    // Zulip 11: every folder, archived ones too. A server below the level refuses the
+    // type, as it does any type it does not know.
+    if level >= FOLDERS_LEVEL && request.wants("channel_folders") {
+        body.insert(
+            "channel_folders".into(),
+            json!(super::channel_folders::folders_json(conn, true, level)?),
+        );
     }
     if request.wants("realm_incoming_webhook_bots") {
         body.insert(
@@ -335,12 +351,12 @@ fn streams(
         }
         let activity = store::stream_activity(conn, row.stream_id)?;
         let mut stream = stream_dto(&row, activity, view, members.len());
-        all.push(stream.clone());
+        all.push(with_folder(stream.clone(), &row, level));
         stream.subscribers = request.include_subscribers.then_some(members);
         match state {
-            Some(true) => subscribed.push(subscription_dto(stream)),
-            Some(false) => unsubscribed.push(subscription_dto(stream)),
-            None => never.push(stream),
+            Some(true) => subscribed.push(with_folder(subscription_dto(stream), &row, level)),
+            Some(false) => unsubscribed.push(with_folder(subscription_dto(stream), &row, level)),
+            None => never.push(with_folder(stream, &row, level)),
         }
     }
     let mut lists = StreamLists::default();

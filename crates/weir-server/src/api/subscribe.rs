@@ -51,6 +51,8 @@ struct Request {
     topics_policy: Option<&'static str>,
     /// `send_new_subscription_messages`: `None` below its level.
     send_messages: Option<bool>,
+    /// `folder_id` for the streams this request creates (Zulip 11).
+    folder_id: Option<i64>,
 }
 
 /// The answer, with Zulip 11's `new_subscription_messages_sent` when asked to send.
@@ -97,6 +99,15 @@ pub async fn subscribe(
     } else {
         None
     };
+    let folder_id = if level >= super::channel_folders::FOLDERS_LEVEL {
+        match params.take_json("folder_id")? {
+            None | Some(Value::Null) => None,
+            Some(Value::Number(id)) if id.is_i64() => id.as_i64(),
+            Some(_) => return Err(ApiError::bad_request("folder_id is not an integer").into()),
+        }
+    } else {
+        None
+    };
     let ignored = params.into_ignored();
     let request = Request {
         names: raw_names,
@@ -108,6 +119,7 @@ pub async fn subscribe(
         group_settings,
         topics_policy: topics_policy.filter(|policy| *policy != "inherit"),
         send_messages,
+        folder_id,
     };
     let heavy = is_heavy(request.names.len(), request.principals.len());
     // The groups decide only for streams the caller cannot otherwise reach: resolved now,
@@ -186,6 +198,9 @@ fn add(
     let targets = resolve_principals(conn, caller, &request.principals, feature_level)?;
     let names = unique_stream_names(&request.names)?;
     let now = now_unix();
+    if let Some(folder_id) = request.folder_id {
+        super::channel_folders::folder(conn, folder_id)?;
+    }
     let new_groups = match request.group_settings.as_slice() {
         [] => None,
         settings => Some(super::channel_settings::creation_groups(conn, settings)?),
@@ -236,8 +251,9 @@ fn add(
                     history_public_to_subscribers: request.history_public_to_subscribers,
                 };
                 let mut stream = store::insert_stream(conn, &new, now)?;
-                if let Some(policy) = request.topics_policy {
-                    stream.topics_policy = Some(policy.to_owned());
+                if request.topics_policy.is_some() || request.folder_id.is_some() {
+                    stream.topics_policy = request.topics_policy.map(str::to_owned);
+                    stream.folder_id = request.folder_id;
                     store::update_stream_fields(conn, &stream)?;
                 }
                 if let Some(groups) = &new_groups {

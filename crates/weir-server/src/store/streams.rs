@@ -23,6 +23,8 @@ pub struct StreamRow {
     pub message_retention_days: Option<i64>,
     /// Zulip 11's `topics_policy` as its API spells it; `None` is `inherit` (the realm's).
     pub topics_policy: Option<String>,
+    /// The channel folder it is in (Zulip 11).
+    pub folder_id: Option<i64>,
     pub groups: StreamGroupSettings,
 }
 
@@ -102,7 +104,7 @@ const COLUMNS: &str = "stream_id, name, description, invite_only, date_created, 
                        message_retention_days, topics_policy, \
                        can_move_messages_out_of_channel_group, \
                        can_move_messages_within_channel_group, can_resolve_topics_group, \
-                       can_delete_any_message_group, can_delete_own_message_group";
+                       can_delete_any_message_group, can_delete_own_message_group, folder_id";
 
 fn from_row(row: &Row<'_>) -> rusqlite::Result<StreamRow> {
     Ok(StreamRow {
@@ -115,6 +117,7 @@ fn from_row(row: &Row<'_>) -> rusqlite::Result<StreamRow> {
         history_public_to_subscribers: row.get(6)?,
         message_retention_days: row.get(12)?,
         topics_policy: row.get(13)?,
+        folder_id: row.get(19)?,
         groups: StreamGroupSettings {
             can_add_subscribers_group: row.get(7)?,
             can_remove_subscribers_group: row.get(8)?,
@@ -167,7 +170,7 @@ pub fn update_stream_fields(conn: &Connection, stream: &StreamRow) -> Result<()>
     conn.execute(
         "UPDATE streams SET name = ?2, name_key = ?3, description = ?4, invite_only = ?5,
                             history_public_to_subscribers = ?6, message_retention_days = ?7,
-                            topics_policy = ?8
+                            topics_policy = ?8, folder_id = ?9
          WHERE stream_id = ?1",
         params![
             stream.stream_id,
@@ -177,7 +180,8 @@ pub fn update_stream_fields(conn: &Connection, stream: &StreamRow) -> Result<()>
             stream.invite_only,
             stream.history_public_to_subscribers,
             stream.message_retention_days,
-            stream.topics_policy
+            stream.topics_policy,
+            stream.folder_id
         ],
     )?;
     Ok(())
@@ -229,6 +233,7 @@ pub fn insert_stream(conn: &Connection, stream: &NewStream<'_>, now: i64) -> Res
         history_public_to_subscribers: history_public,
         message_retention_days: None,
         topics_policy: None,
+        folder_id: None,
         groups: StreamGroupSettings::default(),
     })
 }
