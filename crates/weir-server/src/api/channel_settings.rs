@@ -31,8 +31,8 @@ const WEB_PUBLIC_LEVEL: u32 = 98;
 const HISTORY_ALONE_LEVEL: u32 = 136;
 /// `is_archived=false` unarchives a channel (Zulip 11).
 const UNARCHIVE_LEVEL: u32 = 388;
-/// The level of each group setting in its current `{"new", "old"}` form, in the order
-/// Zulip checks them.
+/// The level of each group setting in its current `{"new", "old"}` form; the checks
+/// run in this order (Zulip 11's model lists the newer settings among the older ones).
 const SETTING_LEVELS: [(&str, u32); 10] = [
     ("can_add_subscribers_group", 342),
     ("can_administer_channel_group", 325),

@@ -18,12 +18,17 @@ use crate::store::{self, StreamActivity, StreamRow};
 
 pub use super::dto::gravatar_url;
 
-/// Zulip's release that matches the default feature level.
-pub const ZULIP_VERSION: &str = "10.0";
+/// Zulip 11.0's feature level, weir-server's default.
+const ZULIP_11_LEVEL: u32 = 421;
 
-/// The Zulip release a server at `level` is: 11.0 from its level (421), 10.0 below.
+/// The Zulip release a server at `level` reports: 11.0 from 11.0's level, 10.0 below
+/// (the levels Weir emulated before were Zulip 10's).
 pub fn zulip_version(level: u32) -> &'static str {
-    if level >= 421 { "11.0" } else { ZULIP_VERSION }
+    if level >= ZULIP_11_LEVEL {
+        "11.0"
+    } else {
+        "10.0"
+    }
 }
 
 pub async fn server_settings(State(state): State<AppState>, params: Params) -> ApiResult {
@@ -252,25 +257,20 @@ const PARTIAL_SUBSCRIBERS_LEVEL: u32 = 412;
 /// bare), which Weir answers with full lists.
 pub fn take_include_subscribers(params: &mut Params, level: u32) -> Result<bool, ApiError> {
     if level >= PARTIAL_SUBSCRIBERS_LEVEL
-        && params
-            .take_str("include_subscribers")
-            .as_deref()
-            .map(|raw| match raw {
-                "partial" | "\"partial\"" => Ok(true),
-                other => match serde_json::from_str::<Value>(other) {
-                    Ok(Value::Bool(value)) => Ok(value),
-                    Ok(_) => Err(ApiError::bad_request(
-                        "include_subscribers is not a boolean",
-                    )),
-                    Err(_) => Err(ApiError::bad_request(
-                        "include_subscribers is not valid JSON",
-                    )),
-                },
-            })
-            .transpose()?
-            == Some(true)
+        && let Some(raw) = params.take_str("include_subscribers")
     {
-        return Ok(true);
+        return match raw.as_str() {
+            "partial" | "\"partial\"" => Ok(true),
+            other => match serde_json::from_str::<Value>(other) {
+                Ok(Value::Bool(value)) => Ok(value),
+                Ok(_) => Err(ApiError::bad_request(
+                    "include_subscribers is not a boolean",
+                )),
+                Err(_) => Err(ApiError::bad_request(
+                    "include_subscribers is not valid JSON",
+                )),
+            },
+        };
     }
     params.take_bool("include_subscribers", false)
 }
