@@ -3,9 +3,10 @@
 On the demo's local server the workbench sends every GitHub sample offline, each with its
 `X-GitHub-Event` header, plus the missing-header case, and previews a push. Then, on the
 second account, whose headless weir-server answers as Zulip 12 (feature level 500: its
-catalog's URL options are `url_options` with `input_type`, where the demo's server at 362
-sends them in `config_options`), the URL builder finds GitHub by typing in its filter box,
-and the event filters and URL options chosen reach the URL. Ends on the demo account."""
+catalog's URL options are `url_options` with `input_type`, where the demo's server at its
+default, 421, sends them with `validator`), the URL builder finds GitHub by typing in its
+filter box, and the event filters and URL options chosen reach the URL. Ends on the demo
+account."""
 
 from __future__ import annotations
 

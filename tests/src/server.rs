@@ -203,7 +203,7 @@ pub struct TestServer {
     /// The exact first line the server printed on stdout (empty in process).
     pub listening_line: String,
     pub data_dir: PathBuf,
-    /// The feature level it was started with (`--feature-level`, else 362): responses
+    /// The feature level it was started with (`--feature-level`, else 421): responses
     /// are validated against the document as a server of that level answers.
     pub feature_level: u32,
     transport: Transport,

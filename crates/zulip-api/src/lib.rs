@@ -21,5 +21,5 @@ pub use streams::{
 };
 pub use users::{Bot, BotType, CreateBotResponse, Role, User, UsersResponse};
 
-/// The feature level Weir's server reports by default (Zulip 10.0).
-pub const DEFAULT_FEATURE_LEVEL: u32 = 362;
+/// The feature level Weir's server reports by default (Zulip 11.0).
+pub const DEFAULT_FEATURE_LEVEL: u32 = 421;

@@ -24,7 +24,7 @@ use serde_json::{Value, json};
 pub use schema::{Validator, new_in_level};
 
 /// The feature level `weir-server` reports unless told otherwise.
-pub const DEFAULT_FEATURE_LEVEL: u32 = 362;
+pub const DEFAULT_FEATURE_LEVEL: u32 = 421;
 
 /// Where Zulip's server differs from its document and Weir follows the server: a JSON
 /// pointer into the document, the schema put there, and why.
@@ -87,6 +87,143 @@ pub const EXCEPTIONS: &[(&str, &str, &str)] = &[
          document predates both. Weir answers so when emulating those levels.",
     ),
 ];
+
+/// Where channel objects are described: the shared schemas, and the copies that
+/// `GET /streams` and `register`'s `never_subscribed` spell out inline.
+const CHANNEL_OBJECTS: [&str; 5] = [
+    "/components/schemas/BasicChannelBase/properties",
+    "/components/schemas/BasicChannel/allOf/1/properties",
+    "/components/schemas/Subscription/properties",
+    "/paths/~1streams/get/responses/200/content/application~1json/schema/allOf/1/properties/streams/items/allOf/1/properties",
+    "/paths/~1register/post/responses/200/content/application~1json/schema/allOf/1/properties/never_subscribed/items/allOf/1/properties",
+];
+
+/// Fields that Zulip 11.0 (feature level 421) added after the 10.2 document, by where
+/// they go: the level, the field and its schema, as Zulip 11's API changelog and
+/// documentation give them. Each is optional in the document, as for an older server;
+/// the suites check where and from which level weir-server sends it.
+const ZULIP_11_FIELDS: &[(&str, u32, &str, &str)] = &[
+    (
+        "channel",
+        392,
+        "topics_policy",
+        r#"{"type": "string", "enum": ["inherit",
+        "allow_empty_topic", "disable_empty_topic", "empty_topic_only"]}"#,
+    ),
+    (
+        "channel",
+        389,
+        "folder_id",
+        r#"{"type": "integer", "nullable": true}"#,
+    ),
+    ("channel", 394, "subscriber_count", r#"{"type": "integer"}"#),
+    (
+        "channel",
+        396,
+        "can_move_messages_out_of_channel_group",
+        GROUP_SETTING,
+    ),
+    (
+        "channel",
+        396,
+        "can_move_messages_within_channel_group",
+        GROUP_SETTING,
+    ),
+    ("channel", 402, "can_resolve_topics_group", GROUP_SETTING),
+    (
+        "channel",
+        407,
+        "can_delete_any_message_group",
+        GROUP_SETTING,
+    ),
+    (
+        "channel",
+        407,
+        "can_delete_own_message_group",
+        GROUP_SETTING,
+    ),
+    (
+        "subscribe",
+        397,
+        "new_subscription_messages_sent",
+        r#"{"type": "boolean"}"#,
+    ),
+    (
+        "register",
+        392,
+        "realm_topics_policy",
+        r#"{"type": "string", "enum": [
+        "allow_empty_topic", "disable_empty_topic"]}"#,
+    ),
+    (
+        "register",
+        392,
+        "realm_can_set_topics_policy_group",
+        GROUP_SETTING,
+    ),
+    (
+        "register",
+        397,
+        "max_bulk_new_subscription_messages",
+        r#"{"type": "integer"}"#,
+    ),
+    (
+        "register",
+        407,
+        "realm_can_set_delete_message_policy_group",
+        GROUP_SETTING,
+    ),
+    (
+        "register",
+        409,
+        "realm_require_e2ee_push_notifications",
+        r#"{"type": "boolean"}"#,
+    ),
+    (
+        "register",
+        416,
+        "realm_welcome_message_custom_text",
+        r#"{"type": "string"}"#,
+    ),
+    ("register", 389, "channel_folders", CHANNEL_FOLDERS),
+    (
+        "register",
+        410,
+        "max_channel_folder_name_length",
+        r#"{"type": "integer"}"#,
+    ),
+    (
+        "register",
+        410,
+        "max_channel_folder_description_length",
+        r#"{"type": "integer"}"#,
+    ),
+];
+
+/// `register`'s `channel_folders` (Zulip 11's `ChannelFolder`; `order` from 414).
+const CHANNEL_FOLDERS: &str = r#"{"type": "array", "items": {"type": "object",
+    "additionalProperties": false, "required": ["id", "name", "description",
+    "rendered_description", "creator_id", "date_created", "is_archived"],
+    "properties": {"id": {"type": "integer"}, "name": {"type": "string"},
+    "description": {"type": "string"}, "rendered_description": {"type": "string"},
+    "creator_id": {"type": "integer", "nullable": true},
+    "date_created": {"type": "integer"}, "is_archived": {"type": "boolean"},
+    "order": {"type": "integer"}}}}"#;
+
+const GROUP_SETTING: &str = r##"{"$ref": "#/components/schemas/GroupSettingValue"}"##;
+
+/// Where [`ZULIP_11_FIELDS`] of each kind are described.
+fn zulip_11_targets(kind: &str) -> &'static [&'static str] {
+    match kind {
+        "channel" => &CHANNEL_OBJECTS,
+        "subscribe" => &[
+            "/paths/~1users~1me~1subscriptions/post/responses/200/content/application~1json/schema/allOf/1/properties",
+        ],
+        _ => &[
+            "/paths/~1register/post/responses/200/content/application~1json/schema/allOf/1/properties",
+        ],
+    }
+}
 
 /// The document, parsed once per test process, with [`EXCEPTIONS`] applied.
 pub struct Spec {
@@ -162,6 +299,21 @@ impl Spec {
                 .and_then(Value::as_object_mut)
                 .ok_or_else(|| format!("exception {pointer}: no such object in the document"))?;
             parent.insert(key.replace("~1", "/").replace("~0", "~"), schema);
+        }
+        for (kind, level, field, schema) in ZULIP_11_FIELDS {
+            let mut schema: Value =
+                serde_json::from_str(schema).map_err(|e| format!("Zulip 11 field {field}: {e}"))?;
+            if let Some(fields) = schema.as_object_mut() {
+                let note = format!("**Changes**: New in Zulip 11.0 (feature level {level}).");
+                fields.insert("description".into(), json!(note));
+            }
+            for target in zulip_11_targets(kind) {
+                document
+                    .pointer_mut(target)
+                    .and_then(Value::as_object_mut)
+                    .ok_or_else(|| format!("Zulip 11 field {field}: no {target} in the document"))?
+                    .insert((*field).to_owned(), schema.clone());
+            }
         }
         let mut operations = Vec::new();
         let paths = document

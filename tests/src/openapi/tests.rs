@@ -46,7 +46,8 @@ fn a_valid_response_passes_and_names_its_operation() {
     );
 }
 
-/// A `GET /streams` answer with one stream, complete at feature level 362.
+/// A `GET /streams` answer with one stream, complete at feature level 362 (Zulip 11's
+/// fields are optional in the document).
 fn valid_streams() -> Value {
     json!({"result": "success", "msg": "", "streams": [{
         "stream_id": 1, "name": "a", "description": "", "rendered_description": "",
@@ -69,7 +70,8 @@ fn one_wrong_response_is_caught_for_an_extra_field_a_missing_field_and_a_wrong_t
     );
     let mut wrong = valid_streams();
     let stream = &mut wrong["streams"][0];
-    stream["subscriber_count"] = json!(3); // not in Zulip 10's document
+    // In no Zulip document (`subscriber_count`, Zulip 11's, is added with its type).
+    stream["subscribers_estimate"] = json!(3);
     stream
         .as_object_mut()
         .map(|fields| fields.remove("first_message_id")); // required
@@ -80,7 +82,7 @@ fn one_wrong_response_is_caught_for_an_extra_field_a_missing_field_and_a_wrong_t
         .unwrap_or_default();
     let text = problems.join("\n");
     assert!(
-        text.contains("$.streams[0]: undocumented property `subscriber_count`"),
+        text.contains("$.streams[0]: undocumented property `subscribers_estimate`"),
         "{text}"
     );
     assert!(
@@ -198,4 +200,28 @@ fn responses_given_by_reference_are_followed() {
     );
     let extra = json!({"result": "success", "msg": "", "user": 8});
     assert!(check("POST", "/api/v1/users/8/reactivate", 200, &extra).is_err());
+}
+
+#[test]
+fn zulip_11_fields_are_checked_for_their_type() {
+    let mut body = valid_streams();
+    body["streams"][0]["subscriber_count"] = json!(3);
+    body["streams"][0]["topics_policy"] = json!("inherit");
+    body["streams"][0]["folder_id"] = Value::Null;
+    body["streams"][0]["can_resolve_topics_group"] = json!(1);
+    assert_eq!(
+        check("GET", "/api/v1/streams", 200, &body),
+        Ok(Some("get-streams".into()))
+    );
+    body["streams"][0]["topics_policy"] = json!("sometimes");
+    body["streams"][0]["subscriber_count"] = json!("3");
+    let text = check("GET", "/api/v1/streams", 200, &body)
+        .err()
+        .unwrap_or_default()
+        .join("\n");
+    assert!(text.contains("$.streams[0].topics_policy"), "{text}");
+    assert!(
+        text.contains("$.streams[0].subscriber_count: expected integer"),
+        "{text}"
+    );
 }

@@ -1,7 +1,6 @@
-//! `--feature-level N`: only the behaviours tied to levels 9, 145 and 208 change here
+//! `--feature-level N`: the behaviours tied to levels 9, 145 and 208 change here
 //! (`docs/zulip-compatibility.md`: Versions and feature levels; the user-group and
-//! channel-group levels are tested in `user_groups.rs`); everything else stays as at the
-//! default, 362.
+//! channel-group levels are tested in `user_groups.rs`, Zulip 11's in `zulip11.rs`).
 
 use serde_json::Value;
 use weir_tests::*;
@@ -32,12 +31,22 @@ async fn assert_unchanged(server: &TestServer) {
 // --------------------------------------------------------------------- reporting
 
 #[tokio::test]
-async fn the_default_feature_level_is_362() {
+async fn the_default_feature_level_is_421_zulip_11() {
     let server = TestServer::standard();
 
     let r = server.anon().get("/server_settings", &[]).await;
 
-    assert_eq!(r.ok()["zulip_feature_level"], 362, "{}", r.debug());
+    assert_eq!(r.ok()["zulip_feature_level"], 421, "{}", r.debug());
+    assert_eq!(r.ok()["zulip_version"], "11.0", "{}", r.debug());
+}
+
+#[tokio::test]
+async fn below_421_the_server_says_it_is_zulip_10() {
+    let server = at_level(420);
+
+    let r = server.anon().get("/server_settings", &[]).await;
+
+    assert_eq!(r.ok()["zulip_version"], "10.0", "{}", r.debug());
 }
 
 #[tokio::test]
@@ -363,10 +372,10 @@ async fn from_level_208_subscribing_unknown_or_deactivated_users_is_a_bad_reques
         .bad_request("User is deactivated");
 }
 
-// ------------------------------------------------------ everything else as at 362
+// -------------------------------------------- everything else as at the default
 
 #[tokio::test]
-async fn at_an_old_level_other_behaviour_stays_as_at_362() {
+async fn at_an_old_level_other_behaviour_stays_as_at_the_default() {
     let server = at_level(8);
     let mark = server.as_user(&MEMBER);
 

@@ -45,3 +45,4 @@ mod visibility;
 mod webhook_catalog;
 mod webhook_events;
 mod webhooks;
+mod zulip11;

@@ -632,7 +632,7 @@ async fn demo_has_every_role_every_bot_type_and_private_streams() {
     .unwrap();
 
     let settings = server.anon().get("/server_settings", &[]).await;
-    assert_eq!(settings.ok()["zulip_feature_level"], 362);
+    assert_eq!(settings.ok()["zulip_feature_level"], 421);
     assert!(
         settings.ok()["realm_name"]
             .as_str()

@@ -29,7 +29,18 @@ fn python() -> PathBuf {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_official_python_client_works_against_weir() {
     let _shared = shared();
-    let server = TestServer::spawn_standard();
+    run_pytest(TestServer::spawn_standard()).await;
+}
+
+/// The same suite against a server at Zulip 10's level 362, which Weir spoke before 421.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_official_python_client_works_against_weir_at_level_362() {
+    let _shared = shared();
+    run_pytest(TestServer::spawn_standard_with(&["--feature-level", "362"])).await;
+}
+
+/// Runs `tests/python` against `server`, its answers validated at the server's level.
+async fn run_pytest(server: TestServer) {
     let python = python();
     let root = workspace_root();
     // Zulip's OpenAPI document, as the harness reads it, for `openapi_check.py`.
@@ -38,6 +49,7 @@ async fn the_official_python_client_works_against_weir() {
     let document = serde_json::to_vec(weir_tests::openapi::Spec::global().document()).unwrap();
     std::fs::write(&openapi_json, document).unwrap();
 
+    let level = server.feature_level.to_string();
     let output = tokio::task::spawn_blocking({
         let site = server.base_url.clone();
         move || {
@@ -53,6 +65,7 @@ async fn the_official_python_client_works_against_weir() {
                 .current_dir(&root)
                 .env("WEIR_SITE", site)
                 .env("WEIR_OPENAPI_JSON", &openapi_json)
+                .env("WEIR_FEATURE_LEVEL", level)
                 .env("WEIR_OWNER_EMAIL", OWNER.email)
                 .env("WEIR_OWNER_KEY", OWNER.key)
                 .env("WEIR_MEMBER_EMAIL", MEMBER.email)

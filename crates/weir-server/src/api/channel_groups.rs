@@ -34,9 +34,9 @@ fn value(stored: Option<&String>, default: i64) -> SettingValue {
     })
 }
 
-/// The five settings as the API shows them, in the order of [`STREAM_GROUP_SETTINGS`].
-pub fn wire_settings(stream: &StreamRow) -> [Value; 5] {
-    STREAM_GROUP_SETTINGS.map(|name| match stored(stream, name) {
+/// A setting as the API shows it: a group's id, or an anonymous group.
+pub fn wire_value(stream: &StreamRow, name: &str) -> Value {
+    match stored(stream, name) {
         Some(text) => serde_json::from_str(text).unwrap_or_else(|_| json!(system::NOBODY)),
         None => match setting_value(stream, name) {
             SettingValue::Group(id) => json!(id),
@@ -44,11 +44,17 @@ pub fn wire_settings(stream: &StreamRow) -> [Value; 5] {
                 json!({"direct_members": members, "direct_subgroups": subgroups})
             }
         },
-    })
+    }
 }
 
-/// A stream's settings that name groups, in Zulip's order
-/// (`Stream.stream_permission_group_settings`).
+/// The five settings every level Weir emulates shows, in the order of
+/// [`STREAM_GROUP_SETTINGS`].
+pub fn wire_settings(stream: &StreamRow) -> [Value; 5] {
+    STREAM_GROUP_SETTINGS.map(|name| wire_value(stream, name))
+}
+
+/// A stream's settings that name groups and that every level Weir emulates has
+/// (`Stream.stream_permission_group_settings` of Zulip 10).
 pub const STREAM_GROUP_SETTINGS: [&str; 5] = [
     "can_add_subscribers_group",
     "can_administer_channel_group",
@@ -57,17 +63,28 @@ pub const STREAM_GROUP_SETTINGS: [&str; 5] = [
     "can_subscribe_group",
 ];
 
-/// The stored value of one of [`STREAM_GROUP_SETTINGS`] (`None`: the default).
+/// Zulip 11's channel settings that name groups, with the feature level that added
+/// each. All default to `role:nobody` and may name `role:everyone`; Weir stores and
+/// shows them, and has no moving, resolving or deleting of messages for them to decide.
+pub const NEWER_GROUP_SETTINGS: [(&str, u32); 5] = [
+    ("can_move_messages_out_of_channel_group", 396),
+    ("can_move_messages_within_channel_group", 396),
+    ("can_resolve_topics_group", 402),
+    ("can_delete_any_message_group", 407),
+    ("can_delete_own_message_group", 407),
+];
+
+/// The newer settings a server at `level` has.
+pub fn newer_settings_at(level: u32) -> impl Iterator<Item = &'static str> {
+    NEWER_GROUP_SETTINGS
+        .into_iter()
+        .filter(move |(_, since)| level >= *since)
+        .map(|(name, _)| name)
+}
+
+/// The stored value of a channel group setting (`None`: the default).
 pub fn stored<'a>(stream: &'a StreamRow, name: &str) -> Option<&'a String> {
-    let groups = &stream.groups;
-    match name {
-        "can_add_subscribers_group" => groups.can_add_subscribers_group.as_ref(),
-        "can_administer_channel_group" => groups.can_administer_channel_group.as_ref(),
-        "can_send_message_group" => groups.can_send_message_group.as_ref(),
-        "can_remove_subscribers_group" => groups.can_remove_subscribers_group.as_ref(),
-        "can_subscribe_group" => groups.can_subscribe_group.as_ref(),
-        _ => None,
-    }
+    stream.groups.get(name)
 }
 
 /// The value of one of [`STREAM_GROUP_SETTINGS`], its default when none is stored.
@@ -195,6 +212,8 @@ mod tests {
             creator_id,
             history_public_to_subscribers: false,
             message_retention_days: None,
+            topics_policy: None,
+            folder_id: None,
             groups,
         }
     }

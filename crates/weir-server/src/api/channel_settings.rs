@@ -7,8 +7,9 @@ use rusqlite::Connection;
 use serde_json::Value;
 use zulip_api::ZulipErrorCode;
 
-use super::channel_groups::{STREAM_GROUP_SETTINGS, administrators, setting_value};
+use super::channel_groups::{administrators, setting_value};
 use super::group_access::check_setting_value;
+use super::topics_policy::{self, TOPICS_POLICY_LEVEL};
 use super::{ApiResult, success};
 use crate::AppState;
 use crate::error::{ApiError, Error};
@@ -28,12 +29,20 @@ const WEB_PUBLIC_LEVEL: u32 = 98;
 /// Before this level `history_public_to_subscribers` counted only beside `is_private`
 /// or `is_web_public`.
 const HISTORY_ALONE_LEVEL: u32 = 136;
-/// The level of each group setting in its current `{"new", "old"}` form.
-const SETTING_LEVELS: [(&str, u32); 5] = [
+/// `is_archived=false` unarchives a channel (Zulip 11).
+const UNARCHIVE_LEVEL: u32 = 388;
+/// The level of each group setting in its current `{"new", "old"}` form; the checks
+/// run in this order (Zulip 11's model lists the newer settings among the older ones).
+const SETTING_LEVELS: [(&str, u32); 10] = [
     ("can_add_subscribers_group", 342),
     ("can_administer_channel_group", 325),
+    ("can_delete_any_message_group", 407),
+    ("can_delete_own_message_group", 407),
+    ("can_move_messages_out_of_channel_group", 396),
+    ("can_move_messages_within_channel_group", 396),
     ("can_send_message_group", 333),
     ("can_remove_subscribers_group", 320),
+    ("can_resolve_topics_group", 402),
     ("can_subscribe_group", 357),
 ];
 
@@ -56,6 +65,11 @@ struct Request {
     history_public_to_subscribers: Option<bool>,
     /// As sent: checked only once the caller is known to be an owner, as Zulip does.
     retention: Option<Value>,
+    /// `is_archived=false`: Weir's channels are never archived, so always refused.
+    unarchive: bool,
+    topics_policy: Option<&'static str>,
+    /// `folder_id` (Zulip 11): `Some(None)` takes the channel out of its folder.
+    folder: Option<Option<i64>>,
     /// Each setting's new value and, when given, the value the client expects now.
     settings: Vec<(&'static str, SettingValue, Option<SettingValue>)>,
 }
@@ -115,12 +129,28 @@ fn parse(params: &mut Params, level: u32) -> Result<Request, ApiError> {
     } else {
         None
     };
+    let unarchive =
+        level >= UNARCHIVE_LEVEL && optional_bool(params, "is_archived")? == Some(false);
+    // A plain string here, unlike subscribe's JSON (Zulip's `update_stream_backend`).
+    let topics_policy = match level >= TOPICS_POLICY_LEVEL {
+        true => params
+            .take_str("topics_policy")
+            .map(|raw| topics_policy::parse(&raw, level))
+            .transpose()?,
+        false => None,
+    };
+    let folder = if level >= super::channel_folders::FOLDERS_LEVEL {
+        match params.take_json("folder_id")? {
+            None => None,
+            Some(Value::Null) => Some(None),
+            Some(Value::Number(id)) if id.is_i64() => Some(id.as_i64()),
+            Some(_) => return Err(ApiError::bad_request("folder_id is not an integer")),
+        }
+    } else {
+        None
+    };
     let mut settings = Vec::new();
-    for name in STREAM_GROUP_SETTINGS {
-        let since = SETTING_LEVELS
-            .iter()
-            .find(|(known, _)| *known == name)
-            .map_or(u32::MAX, |(_, since)| *since);
+    for (name, since) in SETTING_LEVELS {
         if level < since {
             continue;
         }
@@ -143,6 +173,9 @@ fn parse(params: &mut Params, level: u32) -> Result<Request, ApiError> {
         is_web_public,
         history_public_to_subscribers,
         retention,
+        unarchive,
+        topics_policy,
+        folder,
         settings,
     })
 }
@@ -173,7 +206,7 @@ pub fn creation_groups(
 ) -> Result<StreamGroupSettings, Error> {
     let graph = GroupGraph::from(store::memberships(conn)?);
     let mut groups = StreamGroupSettings::default();
-    for name in STREAM_GROUP_SETTINGS {
+    for (name, _) in SETTING_LEVELS {
         if let Some((_, value)) = settings.iter().find(|(given, _)| *given == name) {
             check_group_value(conn, &graph, name, value)?;
             store_value(&mut groups, name, value);
@@ -200,14 +233,7 @@ fn check_group_value(
 }
 
 fn store_value(groups: &mut StreamGroupSettings, name: &str, value: &SettingValue) {
-    let value = Some(value.to_stored());
-    match name {
-        "can_add_subscribers_group" => groups.can_add_subscribers_group = value,
-        "can_administer_channel_group" => groups.can_administer_channel_group = value,
-        "can_send_message_group" => groups.can_send_message_group = value,
-        "can_remove_subscribers_group" => groups.can_remove_subscribers_group = value,
-        _ => groups.can_subscribe_group = value,
-    }
+    groups.set(name, Some(value.to_stored()));
 }
 
 fn invalid_parameters() -> Error {
@@ -281,6 +307,16 @@ fn apply(
         }
         stream.message_retention_days = parse_retention(raw)?;
     }
+    if request.unarchive {
+        return Err(ApiError::bad_request("Channel is not currently deactivated").into());
+    }
+    if let Some(policy) = request.topics_policy {
+        topics_policy::check_may_set(caller)?;
+        if policy == "empty_topic_only" {
+            topics_policy::check_may_become_empty_only(conn, stream_id)?;
+        }
+        stream.topics_policy = (policy != "inherit").then(|| policy.to_owned());
+    }
     if let Some(description) = &request.description {
         // Zulip keeps descriptions on one line.
         stream.description = description.replace('\n', " ");
@@ -297,6 +333,12 @@ fn apply(
             }
         }
         stream.name = name.to_owned();
+    }
+    if let Some(folder) = request.folder {
+        if let Some(folder_id) = folder {
+            super::channel_folders::folder(conn, folder_id)?;
+        }
+        stream.folder_id = folder;
     }
     let groups = change_groups(conn, &graph, caller, &stream, subscribed, &request.settings)?;
     store::update_stream_fields(conn, &stream)?;
@@ -379,7 +421,7 @@ fn change_groups(
     settings: &[(&'static str, SettingValue, Option<SettingValue>)],
 ) -> Result<StreamGroupSettings, Error> {
     let mut groups = stream.groups.clone();
-    for name in STREAM_GROUP_SETTINGS {
+    for (name, _) in SETTING_LEVELS {
         let Some((_, new, old)) = settings.iter().find(|(given, _, _)| *given == name) else {
             continue;
         };

@@ -8,6 +8,8 @@ use zulip_api::{Role, Stream, Subscription, User};
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
+use super::channel_folders::FOLDERS_LEVEL;
+use super::topics_policy::{self, TOPICS_POLICY_LEVEL};
 use crate::render::render_markdown;
 use crate::store::{StreamActivity, StreamRow, UserRow};
 
@@ -124,7 +126,7 @@ const REMEMBERED_DESCRIPTIONS: usize = 4_096;
 /// description, always off the async threads (read jobs, `off_async`); each distinct
 /// text is rendered once, so a description full of slow formulas costs its 5 s once,
 /// not on every listing.
-fn rendered_description(description: &str) -> String {
+pub(super) fn rendered_description(description: &str) -> String {
     static RENDERED: OnceLock<Mutex<HashMap<String, String>>> = OnceLock::new();
     let memory = RENDERED.get_or_init(Mutex::default);
     if let Some(html) = memory
@@ -144,8 +146,27 @@ fn rendered_description(description: &str) -> String {
     html
 }
 
-/// A stream with the fields every listing shares; `now` decides `is_recently_active`.
-pub fn stream_dto(stream: &StreamRow, activity: StreamActivity, now: i64) -> Stream {
+/// `subscriber_count` on channel objects (Zulip 11).
+const SUBSCRIBER_COUNT_LEVEL: u32 = 394;
+
+/// How a listing shows its streams: the emulated level, and when `is_recently_active`
+/// is measured from.
+#[derive(Debug, Clone, Copy)]
+pub struct StreamView {
+    pub level: u32,
+    pub now: i64,
+}
+
+/// A stream with the fields every listing shares, as a server at `view.level` shows it;
+/// `subscribers` is its number of active subscribers.
+pub fn stream_dto(
+    stream: &StreamRow,
+    activity: StreamActivity,
+    view: StreamView,
+    subscribers: usize,
+) -> Stream {
+    let level = view.level;
+    let now = view.now;
     let [
         can_add_subscribers_group,
         can_administer_channel_group,
@@ -153,6 +174,11 @@ pub fn stream_dto(stream: &StreamRow, activity: StreamActivity, now: i64) -> Str
         can_remove_subscribers_group,
         can_subscribe_group,
     ] = super::channel_groups::wire_settings(stream);
+    let newer = |name: &str| {
+        super::channel_groups::newer_settings_at(level)
+            .any(|known| known == name)
+            .then(|| super::channel_groups::wire_value(stream, name))
+    };
     let last_activity = activity
         .last_message_at
         .unwrap_or(0)
@@ -181,17 +207,37 @@ pub fn stream_dto(stream: &StreamRow, activity: StreamActivity, now: i64) -> Str
         can_send_message_group,
         can_subscribe_group,
         subscribers: None,
-        subscriber_count: None,
         partial_subscribers: None,
-        // Zulip 11 and 12 settings, which level 362 does not have.
-        can_move_messages_out_of_channel_group: None,
-        can_move_messages_within_channel_group: None,
-        can_resolve_topics_group: None,
-        can_delete_any_message_group: None,
-        can_delete_own_message_group: None,
+        subscriber_count: (level >= SUBSCRIBER_COUNT_LEVEL).then_some(subscribers as i64),
+        // Zulip 11's settings, each from its level.
+        can_move_messages_out_of_channel_group: newer("can_move_messages_out_of_channel_group"),
+        can_move_messages_within_channel_group: newer("can_move_messages_within_channel_group"),
+        can_resolve_topics_group: newer("can_resolve_topics_group"),
+        can_delete_any_message_group: newer("can_delete_any_message_group"),
+        can_delete_own_message_group: newer("can_delete_own_message_group"),
+        // Zulip 12 (level 441); Weir emulates no level that has it.
         can_create_topic_group: None,
+        // Sent by [`with_folder`], which can send it null.
         folder_id: None,
-        topics_policy: None,
+        topics_policy: (level >= TOPICS_POLICY_LEVEL).then(|| topics_policy::wire(stream)),
+    }
+}
+
+/// A channel or subscription object with Zulip 11's `folder_id`, which from its level
+/// is sent even when null (the shared [`Stream`] type leaves a missing folder out).
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct WithFolder<T> {
+    #[serde(flatten)]
+    pub inner: T,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub folder_id: Option<Option<i64>>,
+}
+
+/// `inner` (made from `stream`) as a server at `level` shows it.
+pub fn with_folder<T>(inner: T, stream: &StreamRow, level: u32) -> WithFolder<T> {
+    WithFolder {
+        inner,
+        folder_id: (level >= FOLDERS_LEVEL).then_some(stream.folder_id),
     }
 }
 

@@ -28,7 +28,12 @@ struct Changes {
     delete: Vec<i64>,
     add_subgroups: Vec<i64>,
     delete_subgroups: Vec<i64>,
+    /// Whether a deactivated group's members and subgroups may change (Zulip 11).
+    deactivated_allowed: bool,
 }
+
+/// From this level a deactivated group's members and subgroups may change (Zulip 11).
+const EDIT_DEACTIVATED_MEMBERS_LEVEL: u32 = 391;
 
 impl Changes {
     fn is_empty(&self) -> bool {
@@ -50,6 +55,7 @@ pub async fn update_members(
     let mut changes = Changes {
         add: int_list("add", params.take_json("add")?, MAX_PRINCIPALS)?,
         delete: int_list("delete", params.take_json("delete")?, MAX_PRINCIPALS)?,
+        deactivated_allowed: state.feature_level() >= EDIT_DEACTIVATED_MEMBERS_LEVEL,
         ..Changes::default()
     };
     // Before level 311 Zulip took no subgroups here: they are then ignored, and reported.
@@ -98,6 +104,7 @@ pub async fn update_subgroups(
     let changes = Changes {
         add_subgroups: int_list("add", params.take_json("add")?, MAX_SUBGROUPS)?,
         delete_subgroups: int_list("delete", params.take_json("delete")?, MAX_SUBGROUPS)?,
+        deactivated_allowed: state.feature_level() >= EDIT_DEACTIVATED_MEMBERS_LEVEL,
         ..Changes::default()
     };
     if changes.is_empty() {
@@ -132,7 +139,7 @@ fn group_for_member_change(
             target.caller,
             target.group_id,
             permission,
-            false,
+            target.deactivated_allowed,
         )
     };
     if ids == [target.caller.user_id] {
@@ -155,6 +162,7 @@ fn apply(
         graph,
         caller,
         group_id,
+        deactivated_allowed: changes.deactivated_allowed,
     };
     let mut name = None;
     if !changes.add.is_empty() {
@@ -202,6 +210,7 @@ struct Target<'a> {
     graph: &'a GroupGraph,
     caller: &'a UserRow,
     group_id: i64,
+    deactivated_allowed: bool,
 }
 
 impl Target<'_> {
@@ -246,13 +255,21 @@ impl Target<'_> {
             graph,
             caller,
             group_id,
+            deactivated_allowed,
         } = *self;
         let permission = if add {
             "can_add_members_group"
         } else {
             "can_remove_members_group"
         };
-        group_for_update(conn, graph, caller, group_id, permission, false)?;
+        group_for_update(
+            conn,
+            graph,
+            caller,
+            group_id,
+            permission,
+            deactivated_allowed,
+        )?;
         check_subgroups(conn, ids)?;
         let direct = graph.subgroups.get(&group_id);
         let subgroup =

@@ -2,6 +2,7 @@
 
 mod bot_status;
 mod bots;
+mod channel_folders;
 mod channel_groups;
 mod channel_settings;
 mod dto;
@@ -16,6 +17,7 @@ mod register;
 mod send;
 mod settings;
 mod subscribe;
+mod topics_policy;
 mod unsubscribe;
 mod user_groups;
 mod webhook_bots;
@@ -50,6 +52,18 @@ pub fn routes(state: AppState) -> Router {
             get(reads::get_stream_members),
         )
         .route("/api/v1/get_stream_id", get(reads::get_stream_id))
+        .route(
+            "/api/v1/channel_folders",
+            get(channel_folders::list).patch(channel_folders::reorder),
+        )
+        .route(
+            "/api/v1/channel_folders/create",
+            post(channel_folders::create),
+        )
+        .route(
+            "/api/v1/channel_folders/{folder_id}",
+            patch(channel_folders::update),
+        )
         .route(
             "/api/v1/users/me/subscriptions",
             get(reads::get_subscriptions)

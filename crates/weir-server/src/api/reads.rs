@@ -4,7 +4,9 @@ use axum::extract::{Path, State};
 use serde_json::{Value, json};
 use zulip_api::{Stream, Subscription};
 
-use super::dto::{stream_dto, subscription_dto, user_dto, user_json};
+use super::dto::{
+    StreamView, WithFolder, stream_dto, subscription_dto, user_dto, user_json, with_folder,
+};
 use super::{ApiResult, success};
 use crate::AppState;
 use crate::clock::now_unix;
@@ -16,8 +18,18 @@ use crate::store::{self, StreamActivity, StreamRow};
 
 pub use super::dto::gravatar_url;
 
-/// Zulip's release that matches the default feature level.
-pub const ZULIP_VERSION: &str = "10.0";
+/// Zulip 11.0's feature level, weir-server's default.
+const ZULIP_11_LEVEL: u32 = 421;
+
+/// The Zulip release a server at `level` reports: 11.0 from 11.0's level, 10.0 below
+/// (the levels Weir emulated before were Zulip 10's).
+pub fn zulip_version(level: u32) -> &'static str {
+    if level >= ZULIP_11_LEVEL {
+        "11.0"
+    } else {
+        "10.0"
+    }
+}
 
 pub async fn server_settings(State(state): State<AppState>, params: Params) -> ApiResult {
     let realm = state.store().read(store::realm).await?;
@@ -33,8 +45,8 @@ pub async fn server_settings(State(state): State<AppState>, params: Params) -> A
         },
         "external_authentication_methods": [],
         "zulip_feature_level": state.feature_level(),
-        "zulip_version": ZULIP_VERSION,
-        "zulip_merge_base": ZULIP_VERSION,
+        "zulip_version": zulip_version(state.feature_level()),
+        "zulip_merge_base": zulip_version(state.feature_level()),
         "push_notifications_enabled": false,
         "is_incompatible": false,
         "email_auth_enabled": true,
@@ -125,8 +137,8 @@ pub struct Accessible {
 }
 
 impl Accessible {
-    pub fn dto(&self, now: i64) -> Stream {
-        stream_dto(&self.stream, self.activity, now)
+    pub fn dto(&self, view: StreamView) -> Stream {
+        stream_dto(&self.stream, self.activity, view, self.subscribers.len())
     }
 }
 
@@ -186,11 +198,14 @@ pub async fn get_streams(
     if include_all && !caller.is_org_admin() {
         return Err(ApiError::bad_request("User not authorized for this query").into());
     }
-    let now = now_unix();
+    let view = StreamView {
+        level: state.feature_level(),
+        now: now_unix(),
+    };
     let found = accessible_streams(&state, &caller).await?;
     let guest = caller.is_guest();
     // Descriptions are rendered Markdown (math, code): CPU work, off the async threads.
-    let streams: Vec<Stream> = off_async(move || {
+    let streams: Vec<WithFolder<Stream>> = off_async(move || {
         found
             .into_iter()
             .filter(|found| {
@@ -198,7 +213,7 @@ pub async fn get_streams(
                     || (include_subscribed && found.subscribed)
                     || (include_public && !found.stream.invite_only && !guest)
             })
-            .map(|found| found.dto(now))
+            .map(|found| with_folder(found.dto(view), &found.stream, view.level))
             .collect()
     })
     .await?;
@@ -210,17 +225,20 @@ pub async fn get_subscriptions(
     caller: Caller,
     mut params: Params,
 ) -> ApiResult {
-    let include_subscribers = params.take_bool("include_subscribers", false)?;
-    let now = now_unix();
+    let include_subscribers = take_include_subscribers(&mut params, state.feature_level())?;
+    let view = StreamView {
+        level: state.feature_level(),
+        now: now_unix(),
+    };
     let found = accessible_streams(&state, &caller).await?;
-    let subscriptions: Vec<Subscription> = off_async(move || {
+    let subscriptions: Vec<WithFolder<Subscription>> = off_async(move || {
         found
             .into_iter()
             .filter(|found| found.subscribed)
             .map(|found| {
-                let mut stream = found.dto(now);
+                let mut stream = found.dto(view);
                 stream.subscribers = include_subscribers.then_some(found.subscribers);
-                subscription_dto(stream)
+                with_folder(subscription_dto(stream), &found.stream, view.level)
             })
             .collect()
     })
@@ -229,6 +247,32 @@ pub async fn get_subscriptions(
         json!({ "subscriptions": subscriptions }),
         params.into_ignored(),
     )
+}
+
+/// `include_subscribers=partial` (Zulip 11): any subset that has every subscriber a
+/// client needs; Weir always sends the whole list, which Zulip's documentation allows.
+const PARTIAL_SUBSCRIBERS_LEVEL: u32 = 412;
+
+/// `include_subscribers`: a boolean, or from Zulip 11 `partial` (sent JSON-encoded or
+/// bare), which Weir answers with full lists.
+pub fn take_include_subscribers(params: &mut Params, level: u32) -> Result<bool, ApiError> {
+    if level >= PARTIAL_SUBSCRIBERS_LEVEL
+        && let Some(raw) = params.take_str("include_subscribers")
+    {
+        return match raw.as_str() {
+            "partial" | "\"partial\"" => Ok(true),
+            other => match serde_json::from_str::<Value>(other) {
+                Ok(Value::Bool(value)) => Ok(value),
+                Ok(_) => Err(ApiError::bad_request(
+                    "include_subscribers is not a boolean",
+                )),
+                Err(_) => Err(ApiError::bad_request(
+                    "include_subscribers is not valid JSON",
+                )),
+            },
+        };
+    }
+    params.take_bool("include_subscribers", false)
 }
 
 /// The stream with this id if `caller` can access it.

@@ -7,6 +7,10 @@
 use rusqlite::Connection;
 use serde_json::{Map, Value, json};
 
+use super::channel_folders::{MAX_FOLDER_DESCRIPTION_CHARS, MAX_FOLDER_NAME_CHARS};
+use super::channel_groups::newer_settings_at;
+use super::subscribe::MAX_BULK_NEW_SUBSCRIPTION_MESSAGES;
+use super::topics_policy::REALM_TOPICS_POLICY;
 use crate::error::Error;
 use crate::rules::names::{MAX_STREAM_DESCRIPTION_CHARS, MAX_STREAM_NAME_CHARS};
 use crate::store::{self, system};
@@ -79,6 +83,14 @@ const KEY_LEVELS: &[(&str, u32)] = &[
     ("realm_message_edit_history_visibility_policy", 358),
     ("realm_can_manage_billing_group", 363),
     ("realm_can_resolve_topics_group", 367),
+    ("realm_topics_policy", 392),
+    ("realm_can_set_topics_policy_group", 392),
+    ("max_bulk_new_subscription_messages", 397),
+    ("realm_can_set_delete_message_policy_group", 407),
+    ("realm_require_e2ee_push_notifications", 409),
+    ("max_channel_folder_name_length", 410),
+    ("max_channel_folder_description_length", 410),
+    ("realm_welcome_message_custom_text", 416),
 ];
 
 /// The realm's group settings at Zulip 10's defaults (system group ids).
@@ -107,6 +119,11 @@ const REALM_GROUPS: &[(&str, i64)] = &[
         system::EVERYONE,
     ),
     ("realm_can_resolve_topics_group", system::EVERYONE),
+    (
+        "realm_can_set_delete_message_policy_group",
+        system::MODERATORS,
+    ),
+    ("realm_can_set_topics_policy_group", system::MEMBERS),
     ("realm_can_summarize_topics_group", system::EVERYONE),
     ("realm_create_multiuse_invite_group", system::ADMINISTRATORS),
     ("realm_direct_message_initiator_group", system::EVERYONE),
@@ -114,8 +131,9 @@ const REALM_GROUPS: &[(&str, i64)] = &[
 ];
 
 /// How Weir checks each channel setting's value, as Zulip's
-/// `server_supported_permission_settings` describes it.
-fn stream_permission_settings() -> Value {
+/// `server_supported_permission_settings` describes it at `level`: the five of Zulip 10
+/// and, from their levels, Zulip 11's (a client lists the settings it finds here).
+fn stream_permission_settings(level: u32) -> Value {
     let setting = |everyone: bool, default: &str| {
         json!({
             "require_system_group": false,
@@ -127,16 +145,22 @@ fn stream_permission_settings() -> Value {
             "allowed_system_groups": [],
         })
     };
+    let mut stream = json!({
+        "can_add_subscribers_group": setting(false, "role:nobody"),
+        "can_administer_channel_group": setting(false, "stream_creator_or_nobody"),
+        "can_send_message_group": setting(true, "role:everyone"),
+        "can_remove_subscribers_group": setting(true, "role:administrators"),
+        "can_subscribe_group": setting(false, "role:nobody"),
+    });
+    if let Value::Object(settings) = &mut stream {
+        for name in newer_settings_at(level) {
+            settings.insert(name.to_owned(), setting(true, "role:nobody"));
+        }
+    }
     json!({
         "realm": {},
         "group": {},
-        "stream": {
-            "can_add_subscribers_group": setting(false, "role:nobody"),
-            "can_administer_channel_group": setting(false, "stream_creator_or_nobody"),
-            "can_send_message_group": setting(true, "role:everyone"),
-            "can_remove_subscribers_group": setting(true, "role:administrators"),
-            "can_subscribe_group": setting(false, "role:nobody"),
-        },
+        "stream": stream,
     })
 }
 
@@ -268,7 +292,13 @@ pub fn realm_state(conn: &Connection, level: u32) -> Result<Map<String, Value>, 
         "server_typing_stopped_wait_period_milliseconds": 5_000,
         "server_typing_started_wait_period_milliseconds": 10_000,
         "event_queue_longpoll_timeout_seconds": 90,
-        "server_supported_permission_settings": stream_permission_settings(),
+        "server_supported_permission_settings": stream_permission_settings(level),
+        "realm_topics_policy": REALM_TOPICS_POLICY,
+        "max_bulk_new_subscription_messages": MAX_BULK_NEW_SUBSCRIPTION_MESSAGES,
+        "realm_require_e2ee_push_notifications": false,
+        "max_channel_folder_name_length": MAX_FOLDER_NAME_CHARS,
+        "max_channel_folder_description_length": MAX_FOLDER_DESCRIPTION_CHARS,
+        "realm_welcome_message_custom_text": "",
         }),
     ];
     let mut state = Map::new();

@@ -10,8 +10,12 @@ use serde_json::{Map, Value, json};
 use zulip_api::{Stream, Subscription};
 
 use super::ApiResult;
-use super::dto::{UserJson, gravatar_url, stream_dto, subscription_dto, user_dto};
-use super::reads::ZULIP_VERSION;
+use super::channel_folders::FOLDERS_LEVEL;
+use super::dto::{
+    StreamView, UserJson, WithFolder, gravatar_url, stream_dto, subscription_dto, user_dto,
+    with_folder,
+};
+use super::reads::zulip_version;
 use crate::AppState;
 use crate::clock::now_unix;
 use crate::error::{ApiError, Error};
@@ -45,7 +49,11 @@ const SUPPORTED: &[&str] = &[
     "realm_user_groups",
     "realm",
     "realm_incoming_webhook_bots",
+    "channel_folders",
 ];
+
+/// `is_moderator` is true for administrators too from this level (Zulip 11).
+const MODERATOR_INCLUDES_ADMINS_LEVEL: u32 = 380;
 
 /// Largest `event_types` / `fetch_event_types` list accepted.
 const MAX_EVENT_TYPES: usize = 200;
@@ -105,14 +113,18 @@ pub async fn register(
         let unsupported: Vec<&str> = types
             .iter()
             .map(String::as_str)
-            .filter(|kind| !SUPPORTED.contains(kind))
+            .filter(|kind| {
+                !SUPPORTED.contains(kind)
+                    || (*kind == "channel_folders" && state.feature_level() < FOLDERS_LEVEL)
+            })
             .collect();
         if !unsupported.is_empty() {
             let msg = format!("Unsupported event types: {}", unsupported.join(", "));
             return Err(ApiError::bad_request(msg).into());
         }
     }
-    let include_subscribers = params.take_bool("include_subscribers", false)?;
+    let include_subscribers =
+        super::reads::take_include_subscribers(&mut params, state.feature_level())?;
     let client_gravatar = params.take_bool("client_gravatar", true)?;
     let capabilities = params.take_json("client_capabilities")?;
     let request = Request {
@@ -191,13 +203,13 @@ struct UserLists {
 #[derive(Default, Serialize)]
 struct StreamLists {
     #[serde(skip_serializing_if = "Option::is_none")]
-    subscriptions: Option<Vec<Subscription>>,
+    subscriptions: Option<Vec<WithFolder<Subscription>>>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    unsubscribed: Option<Vec<Subscription>>,
+    unsubscribed: Option<Vec<WithFolder<Subscription>>>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    never_subscribed: Option<Vec<Stream>>,
+    never_subscribed: Option<Vec<WithFolder<Stream>>>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    streams: Option<Vec<Stream>>,
+    streams: Option<Vec<WithFolder<Stream>>>,
 }
 
 fn snapshot(
@@ -212,13 +224,13 @@ fn snapshot(
     body.insert("queue_id".into(), Value::Null);
     body.insert("last_event_id".into(), json!(-1));
     body.insert("zulip_feature_level".into(), json!(level));
-    body.insert("zulip_version".into(), json!(ZULIP_VERSION));
-    body.insert("zulip_merge_base".into(), json!(ZULIP_VERSION));
+    body.insert("zulip_version".into(), json!(zulip_version(level)));
+    body.insert("zulip_merge_base".into(), json!(zulip_version(level)));
     if request.wants("realm_user") {
-        users = add_users(conn, viewer, request.client_gravatar, &mut body)?;
+        users = add_users(conn, viewer, request.client_gravatar, level, &mut body)?;
     }
     if request.wants("subscription") || request.wants("stream") {
-        lists = streams(conn, viewer, request)?;
+        lists = streams(conn, viewer, request, level)?;
     }
     if request.wants("message") {
         let query = super::message_fetch::newest_visible_query(conn, viewer)?;
@@ -235,6 +247,14 @@ fn snapshot(
         let groups =
             super::user_groups::groups_json(conn, request.include_deactivated_groups, level)?;
         body.insert("realm_user_groups".into(), json!(groups));
+    }
+    // Zulip 11: every folder, archived ones too. A server below the level refuses the
+    // type, as it does any type it does not know.
+    if level >= FOLDERS_LEVEL && request.wants("channel_folders") {
+        body.insert(
+            "channel_folders".into(),
+            json!(super::channel_folders::folders_json(conn, true, level)?),
+        );
     }
     if request.wants("realm_incoming_webhook_bots") {
         body.insert(
@@ -260,6 +280,7 @@ fn add_users(
     conn: &Connection,
     viewer: &UserRow,
     client_gravatar: bool,
+    level: u32,
     body: &mut Map<String, Value>,
 ) -> Result<UserLists, Error> {
     let dto = |user: &UserRow| UserJson(user_dto(user, viewer, client_gravatar));
@@ -288,7 +309,9 @@ fn add_users(
         "can_invite_others_to_realm": member,
         "is_admin": viewer.is_org_admin(),
         "is_owner": viewer.role == zulip_api::Role::Owner,
-        "is_moderator": viewer.role == zulip_api::Role::Moderator,
+        // From Zulip 11 (level 380) administrators count as moderators too.
+        "is_moderator": viewer.role == zulip_api::Role::Moderator
+            || (level >= MODERATOR_INCLUDES_ADMINS_LEVEL && viewer.is_org_admin()),
         "is_guest": viewer.is_guest(),
         "user_id": viewer.user_id,
         "email": viewer.email,
@@ -307,8 +330,16 @@ fn add_users(
 
 /// `subscription` (the caller's subscriptions, the streams they left, the others they
 /// can see) and `stream` (every stream they can see).
-fn streams(conn: &Connection, viewer: &UserRow, request: &Request) -> Result<StreamLists, Error> {
-    let now = now_unix();
+fn streams(
+    conn: &Connection,
+    viewer: &UserRow,
+    request: &Request,
+    level: u32,
+) -> Result<StreamLists, Error> {
+    let view = StreamView {
+        level,
+        now: now_unix(),
+    };
     let states = store::subscription_states(conn, viewer.user_id)?;
     let mut subscribers = store::all_subscribers(conn)?;
     let (mut subscribed, mut unsubscribed, mut never, mut all) = (vec![], vec![], vec![], vec![]);
@@ -318,13 +349,14 @@ fn streams(conn: &Connection, viewer: &UserRow, request: &Request) -> Result<Str
         if !can_access(viewer, &row, state == Some(true)) {
             continue;
         }
-        let mut stream = stream_dto(&row, store::stream_activity(conn, row.stream_id)?, now);
-        all.push(stream.clone());
+        let activity = store::stream_activity(conn, row.stream_id)?;
+        let mut stream = stream_dto(&row, activity, view, members.len());
+        all.push(with_folder(stream.clone(), &row, level));
         stream.subscribers = request.include_subscribers.then_some(members);
         match state {
-            Some(true) => subscribed.push(subscription_dto(stream)),
-            Some(false) => unsubscribed.push(subscription_dto(stream)),
-            None => never.push(stream),
+            Some(true) => subscribed.push(with_folder(subscription_dto(stream), &row, level)),
+            Some(false) => unsubscribed.push(with_folder(subscription_dto(stream), &row, level)),
+            None => never.push(with_folder(stream, &row, level)),
         }
     }
     let mut lists = StreamLists::default();

@@ -29,6 +29,9 @@ enum To {
     People(Vec<Value>),
 }
 
+/// The level from which the topic "(no topic)" means the empty topic (Zulip 10.0).
+const NO_TOPIC_IS_EMPTY_LEVEL: u32 = 370;
+
 pub async fn send_message(
     State(state): State<AppState>,
     caller: Caller,
@@ -50,11 +53,18 @@ pub async fn send_message(
     let _ = params.take_str("queue_id");
     let _ = params.take_str("local_id");
     let ignored = params.into_ignored();
+    let level = state.feature_level();
     if content.trim().is_empty() {
         return Err(ApiError::bad_request("Message must not be empty").into());
     }
     let topic = match (direct, topic) {
         (true, _) => String::new(),
+        // From Zulip 10.0 "(no topic)" is the empty topic ("general chat").
+        (false, Some(topic))
+            if level >= NO_TOPIC_IS_EMPTY_LEVEL && topic.trim() == "(no topic)" =>
+        {
+            String::new()
+        }
         (false, Some(topic)) => topic.trim().to_owned(),
         (false, None) => return Err(ApiError::bad_request("Missing topic").into()),
     };
@@ -64,6 +74,11 @@ pub async fn send_message(
         .store()
         .render(move |conn| {
             let destination = resolve(conn, &sender, to)?;
+            if let Destination::Stream(stream_id) = destination
+                && let Some(stream) = store::stream_by_id(conn, stream_id)?
+            {
+                super::topics_policy::check_topic(stream.topics_policy.as_deref(), &topic, level)?;
+            }
             let outgoing = Outgoing::from_sender(conn, &sender, &topic, &content)?;
             check_group_mentions(conn, &sender, &outgoing.rendered)?;
             Ok::<_, Error>((destination, outgoing))

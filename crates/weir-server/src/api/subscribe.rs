@@ -14,6 +14,7 @@ use super::principals::{
     Principal, is_heavy, parse_principals, resolve_principals, unique_stream_names,
 };
 use super::success_weighted;
+use super::topics_policy::{self, TOPICS_POLICY_LEVEL};
 use crate::AppState;
 use crate::clock::now_unix;
 use crate::compose::{Notice, deliver_notices};
@@ -26,8 +27,13 @@ use crate::rules::limits::{MAX_SUBSCRIPTIONS, check_list_len};
 use crate::rules::names::MAX_STREAM_DESCRIPTION_CHARS;
 use crate::store::{self, Groups, StreamRow, SubscriptionChange, UserRow};
 
-/// Zulip skips the "you were subscribed" messages above this many new subscriptions.
+/// Before Zulip 11, the "you were subscribed" messages were skipped above this many
+/// new subscriptions.
 const MAX_NOTIFIED_SUBSCRIPTIONS: usize = 250;
+/// `send_new_subscription_messages` and `max_bulk_new_subscription_messages` (Zulip 11).
+pub const BULK_MESSAGES_LEVEL: u32 = 397;
+/// From [`BULK_MESSAGES_LEVEL`], no messages when more users than this were subscribed.
+pub const MAX_BULK_NEW_SUBSCRIPTION_MESSAGES: usize = 100;
 
 struct Request {
     names: Vec<String>,
@@ -41,6 +47,21 @@ struct Request {
     fatal: bool,
     /// Group settings for the streams this request creates.
     group_settings: Vec<(&'static str, crate::rules::groups::SettingValue)>,
+    /// `topics_policy` for the streams this request creates (`None`: `inherit`).
+    topics_policy: Option<&'static str>,
+    /// `send_new_subscription_messages`: `None` below its level.
+    send_messages: Option<bool>,
+    /// `folder_id` for the streams this request creates (Zulip 11).
+    folder_id: Option<i64>,
+}
+
+/// The answer, with Zulip 11's `new_subscription_messages_sent` when asked to send.
+#[derive(serde::Serialize)]
+struct Answer {
+    #[serde(flatten)]
+    response: AddSubscriptionsResponse,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    new_subscription_messages_sent: Option<bool>,
 }
 
 pub async fn subscribe(
@@ -59,8 +80,34 @@ pub async fn subscribe(
     };
     let _announce = params.take_bool("announce", false)?;
     let fatal = params.take_bool("authorization_errors_fatal", true)?;
-    let group_settings =
-        super::channel_settings::take_creation_settings(&mut params, state.feature_level())?;
+    let level = state.feature_level();
+    let group_settings = super::channel_settings::take_creation_settings(&mut params, level)?;
+    let topics_policy = if level >= TOPICS_POLICY_LEVEL {
+        match params.take_json("topics_policy")? {
+            Some(Value::String(raw)) => Some(topics_policy::parse(&raw, level)?),
+            Some(Value::Null) | None => None,
+            Some(_) => return Err(ApiError::bad_request("topics_policy is not a string").into()),
+        }
+    } else {
+        None
+    };
+    if topics_policy.is_some_and(|policy| policy != "inherit") {
+        topics_policy::check_may_set(&caller)?;
+    }
+    let send_messages = if level >= BULK_MESSAGES_LEVEL {
+        Some(params.take_bool("send_new_subscription_messages", true)?)
+    } else {
+        None
+    };
+    let folder_id = if level >= super::channel_folders::FOLDERS_LEVEL {
+        match params.take_json("folder_id")? {
+            None | Some(Value::Null) => None,
+            Some(Value::Number(id)) if id.is_i64() => id.as_i64(),
+            Some(_) => return Err(ApiError::bad_request("folder_id is not an integer").into()),
+        }
+    } else {
+        None
+    };
     let ignored = params.into_ignored();
     let request = Request {
         names: raw_names,
@@ -70,8 +117,10 @@ pub async fn subscribe(
         history_public_to_subscribers,
         fatal,
         group_settings,
+        topics_policy: topics_policy.filter(|policy| *policy != "inherit"),
+        send_messages,
+        folder_id,
     };
-    let level = state.feature_level();
     let heavy = is_heavy(request.names.len(), request.principals.len());
     // The groups decide only for streams the caller cannot otherwise reach: resolved now,
     // on a reader, except for administrators, who reach every stream.
@@ -145,10 +194,13 @@ fn add(
     caller: &UserRow,
     request: &Request,
     feature_level: u32,
-) -> Result<(AddSubscriptionsResponse, Vec<Notice>), Error> {
+) -> Result<(Answer, Vec<Notice>), Error> {
     let targets = resolve_principals(conn, caller, &request.principals, feature_level)?;
     let names = unique_stream_names(&request.names)?;
     let now = now_unix();
+    if let Some(folder_id) = request.folder_id {
+        super::channel_folders::folder(conn, folder_id)?;
+    }
     let new_groups = match request.group_settings.as_slice() {
         [] => None,
         settings => Some(super::channel_settings::creation_groups(conn, settings)?),
@@ -198,7 +250,12 @@ fn add(
                     creator_id: Some(caller.user_id),
                     history_public_to_subscribers: request.history_public_to_subscribers,
                 };
-                let stream = store::insert_stream(conn, &new, now)?;
+                let mut stream = store::insert_stream(conn, &new, now)?;
+                if request.topics_policy.is_some() || request.folder_id.is_some() {
+                    stream.topics_policy = request.topics_policy.map(str::to_owned);
+                    stream.folder_id = request.folder_id;
+                    store::update_stream_fields(conn, &stream)?;
+                }
                 if let Some(groups) = &new_groups {
                     store::set_stream_groups(conn, stream.stream_id, groups)?;
                 }
@@ -249,9 +306,14 @@ fn add(
     }
     response.subscribed.retain(|_, names| !names.is_empty());
 
-    let total_new: usize = newly.values().map(Vec::len).sum();
+    // Zulip 11 counts the users subscribed; Zulip 10 counted new subscriptions.
+    let within_limit = match request.send_messages {
+        Some(_) => response.subscribed.len() <= MAX_BULK_NEW_SUBSCRIPTION_MESSAGES,
+        None => newly.values().map(Vec::len).sum::<usize>() <= MAX_NOTIFIED_SUBSCRIPTIONS,
+    };
+    let send = within_limit && request.send_messages != Some(false);
     let mut notices = Vec::new();
-    if total_new <= MAX_NOTIFIED_SUBSCRIPTIONS {
+    if send {
         for target in targets
             .iter()
             .filter(|t| t.user_id != caller.user_id && t.bot_type.is_none())
@@ -266,7 +328,11 @@ fn add(
             }
         }
     }
-    Ok((response, notices))
+    let answer = Answer {
+        response,
+        new_subscription_messages_sent: request.send_messages.filter(|asked| *asked).map(|_| send),
+    };
+    Ok((answer, notices))
 }
 
 /// Whether the stream's group settings let the caller subscribe others

@@ -23,6 +23,8 @@ use crate::store::{self, GROUP_SETTINGS, GroupRow, Memberships, NewGroup, UserRo
 
 /// Feature level from which a deactivated group's settings and description may change.
 const EDIT_DEACTIVATED_LEVEL: u32 = 340;
+/// `PATCH /user_groups/{id}` takes `deactivated=false`, which reactivates (Zulip 11).
+const REACTIVATE_LEVEL: u32 = 386;
 
 /// Feature level from which subgroups may be given on creation and in the members
 /// endpoint (`add_subgroups`, `delete_subgroups`).
@@ -231,6 +233,8 @@ struct Update {
     description: Option<String>,
     /// Each setting's new value and, when given, the value the client expects now.
     settings: Vec<(&'static str, SettingValue, Option<SettingValue>)>,
+    /// `deactivated=false` (Zulip 11): reactivate the group if it is deactivated.
+    reactivate: bool,
 }
 
 pub async fn update(
@@ -262,15 +266,21 @@ pub async fn update(
         };
         settings.push((setting_name, new, old));
     }
-    if name.is_none() && description.is_none() && settings.is_empty() {
+    let level = state.feature_level();
+    let deactivated = if level >= REACTIVATE_LEVEL && params.has("deactivated") {
+        Some(params.take_bool("deactivated", true)?)
+    } else {
+        None
+    };
+    if name.is_none() && description.is_none() && settings.is_empty() && deactivated.is_none() {
         return Err(ApiError::bad_request("No new data supplied").into());
     }
     let request = Update {
         name,
         description,
         settings,
+        reactivate: deactivated == Some(false),
     };
-    let level = state.feature_level();
     state
         .store()
         .write_with_groups(caller.user_id, false, move |conn, graph| {
@@ -289,7 +299,8 @@ fn update_group(
     level: u32,
 ) -> Result<(), Error> {
     // Renaming a deactivated group was always allowed; the rest from level 340.
-    let only_name = request.description.is_none() && request.settings.is_empty();
+    let only_name =
+        request.description.is_none() && request.settings.is_empty() && !request.reactivate;
     let allow_deactivated = only_name || level >= EDIT_DEACTIVATED_LEVEL;
     let group = group_for_update(
         conn,
@@ -308,6 +319,10 @@ fn update_group(
     }
     if let Some(description) = &request.description {
         store::set_description(conn, group_id, description)?;
+    }
+    // `deactivated=true` changes nothing here, as in Zulip: deactivating has its endpoint.
+    if request.reactivate && group.deactivated {
+        store::set_deactivated(conn, group_id, false)?;
     }
     for (setting_name, new, old) in &request.settings {
         let current = setting(&group, setting_name);

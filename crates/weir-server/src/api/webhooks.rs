@@ -184,7 +184,10 @@ async fn deliver(
                 .collect::<Result<Vec<_>, Error>>()
         })
         .await?;
-    let client = integration.client_name();
+    let via = Via {
+        client: integration.client_name(),
+        level: state.feature_level(),
+    };
     let targets = state.store().post_targets();
     let notices = state
         .store()
@@ -192,21 +195,20 @@ async fn deliver(
             let stream = stream.as_deref();
             let mut notices = Vec::new();
             for message in &messages {
-                post(
-                    conn,
-                    &targets,
-                    &sender,
-                    stream,
-                    message,
-                    &client,
-                    &mut notices,
-                )?;
+                post(conn, &targets, &sender, stream, message, &via, &mut notices)?;
             }
             Ok::<_, Error>(notices)
         })
         .await?;
     deliver_notices(state.store(), notices).await?;
     Ok(accepted())
+}
+
+/// How a delivery's messages are sent: the client they are recorded from, and the
+/// level whose rules apply.
+struct Via {
+    client: String,
+    level: u32,
 }
 
 fn accepted() -> Response {
@@ -298,9 +300,10 @@ fn post(
     sender: &UserRow,
     stream: Option<&str>,
     message: &Outgoing,
-    client: &str,
+    via: &Via,
     notices: &mut Vec<Notice>,
 ) -> Result<(), Error> {
+    let client = via.client.as_str();
     let now = now_unix();
     let Some(stream_spec) = stream else {
         // No stream: a direct message to the bot's owner (a human's key: to themself).
@@ -335,6 +338,11 @@ fn post(
                 if access == SendAccess::Refused {
                     return Err(super::send::not_authorized(&stream.name).into());
                 }
+                super::topics_policy::check_topic(
+                    stream.topics_policy.as_deref(),
+                    &message.topic,
+                    via.level,
+                )?;
                 Some(stream)
             }
         },

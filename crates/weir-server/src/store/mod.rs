@@ -9,6 +9,7 @@
 
 mod cache;
 mod checkpoint;
+mod folders;
 mod group_cache;
 mod groups;
 mod messages;
@@ -28,6 +29,7 @@ use std::sync::{Arc, Mutex};
 use rusqlite::{Connection, OpenFlags};
 use tokio::sync::{mpsc, oneshot, watch};
 
+pub use folders::*;
 pub use group_cache::Groups;
 pub use groups::*;
 pub use messages::*;

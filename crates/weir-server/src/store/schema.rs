@@ -224,6 +224,31 @@ const MIGRATIONS: &[&str] = &[
     ALTER TABLE streams ADD COLUMN can_send_message_group TEXT;
     ALTER TABLE streams ADD COLUMN message_retention_days INTEGER;
     ",
+    // 12: Zulip 11's channel settings: `topics_policy` (NULL: `inherit`) and five more
+    // settings that name groups (NULL: Zulip's default, `role:nobody`).
+    "
+    ALTER TABLE streams ADD COLUMN topics_policy TEXT;
+    ALTER TABLE streams ADD COLUMN can_move_messages_out_of_channel_group TEXT;
+    ALTER TABLE streams ADD COLUMN can_move_messages_within_channel_group TEXT;
+    ALTER TABLE streams ADD COLUMN can_resolve_topics_group TEXT;
+    ALTER TABLE streams ADD COLUMN can_delete_any_message_group TEXT;
+    ALTER TABLE streams ADD COLUMN can_delete_own_message_group TEXT;
+    ",
+    // 13: channel folders (Zulip 11); a channel is in at most one.
+    "
+    CREATE TABLE channel_folders (
+        folder_id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL,
+        name_key TEXT NOT NULL,               -- lower-cased, for case-insensitive lookups
+        description TEXT NOT NULL DEFAULT '',
+        folder_order INTEGER NOT NULL,
+        date_created INTEGER NOT NULL,
+        creator_id INTEGER REFERENCES users (user_id),
+        is_archived INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE INDEX channel_folders_by_name ON channel_folders (name_key);
+    ALTER TABLE streams ADD COLUMN folder_id INTEGER REFERENCES channel_folders (folder_id);
+    ",
 ];
 
 pub fn migrate(conn: &mut Connection) -> Result<()> {

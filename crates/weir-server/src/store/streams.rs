@@ -21,6 +21,10 @@ pub struct StreamRow {
     pub history_public_to_subscribers: bool,
     /// Days messages are kept: `None` the realm's setting, -1 forever (Zulip's values).
     pub message_retention_days: Option<i64>,
+    /// Zulip 11's `topics_policy` as its API spells it; `None` is `inherit` (the realm's).
+    pub topics_policy: Option<String>,
+    /// The channel folder it is in (Zulip 11).
+    pub folder_id: Option<i64>,
     pub groups: StreamGroupSettings,
 }
 
@@ -33,13 +37,74 @@ pub struct StreamGroupSettings {
     pub can_subscribe_group: Option<String>,
     pub can_administer_channel_group: Option<String>,
     pub can_send_message_group: Option<String>,
+    /// Zulip 11's settings (feature levels 396, 402 and 407): stored and shown, but
+    /// Weir has no message moving, resolving or deleting for them to decide.
+    pub can_move_messages_out_of_channel_group: Option<String>,
+    pub can_move_messages_within_channel_group: Option<String>,
+    pub can_resolve_topics_group: Option<String>,
+    pub can_delete_any_message_group: Option<String>,
+    pub can_delete_own_message_group: Option<String>,
+}
+
+impl StreamGroupSettings {
+    fn slot(&mut self, name: &str) -> Option<&mut Option<String>> {
+        Some(match name {
+            "can_add_subscribers_group" => &mut self.can_add_subscribers_group,
+            "can_remove_subscribers_group" => &mut self.can_remove_subscribers_group,
+            "can_subscribe_group" => &mut self.can_subscribe_group,
+            "can_administer_channel_group" => &mut self.can_administer_channel_group,
+            "can_send_message_group" => &mut self.can_send_message_group,
+            "can_move_messages_out_of_channel_group" => {
+                &mut self.can_move_messages_out_of_channel_group
+            }
+            "can_move_messages_within_channel_group" => {
+                &mut self.can_move_messages_within_channel_group
+            }
+            "can_resolve_topics_group" => &mut self.can_resolve_topics_group,
+            "can_delete_any_message_group" => &mut self.can_delete_any_message_group,
+            "can_delete_own_message_group" => &mut self.can_delete_own_message_group,
+            _ => return None,
+        })
+    }
+
+    /// The stored value of the setting called `name` (`None`: its default, or no such
+    /// setting).
+    pub fn get(&self, name: &str) -> Option<&String> {
+        match name {
+            "can_add_subscribers_group" => self.can_add_subscribers_group.as_ref(),
+            "can_remove_subscribers_group" => self.can_remove_subscribers_group.as_ref(),
+            "can_subscribe_group" => self.can_subscribe_group.as_ref(),
+            "can_administer_channel_group" => self.can_administer_channel_group.as_ref(),
+            "can_send_message_group" => self.can_send_message_group.as_ref(),
+            "can_move_messages_out_of_channel_group" => {
+                self.can_move_messages_out_of_channel_group.as_ref()
+            }
+            "can_move_messages_within_channel_group" => {
+                self.can_move_messages_within_channel_group.as_ref()
+            }
+            "can_resolve_topics_group" => self.can_resolve_topics_group.as_ref(),
+            "can_delete_any_message_group" => self.can_delete_any_message_group.as_ref(),
+            "can_delete_own_message_group" => self.can_delete_own_message_group.as_ref(),
+            _ => None,
+        }
+    }
+
+    /// Stores `value` for the setting called `name`; an unknown name changes nothing.
+    pub fn set(&mut self, name: &str, value: Option<String>) {
+        if let Some(slot) = self.slot(name) {
+            *slot = value;
+        }
+    }
 }
 
 const COLUMNS: &str = "stream_id, name, description, invite_only, date_created, creator_id, \
                        history_public_to_subscribers, can_add_subscribers_group, \
                        can_remove_subscribers_group, can_subscribe_group, \
                        can_administer_channel_group, can_send_message_group, \
-                       message_retention_days";
+                       message_retention_days, topics_policy, \
+                       can_move_messages_out_of_channel_group, \
+                       can_move_messages_within_channel_group, can_resolve_topics_group, \
+                       can_delete_any_message_group, can_delete_own_message_group, folder_id";
 
 fn from_row(row: &Row<'_>) -> rusqlite::Result<StreamRow> {
     Ok(StreamRow {
@@ -51,12 +116,19 @@ fn from_row(row: &Row<'_>) -> rusqlite::Result<StreamRow> {
         creator_id: row.get(5)?,
         history_public_to_subscribers: row.get(6)?,
         message_retention_days: row.get(12)?,
+        topics_policy: row.get(13)?,
+        folder_id: row.get(19)?,
         groups: StreamGroupSettings {
             can_add_subscribers_group: row.get(7)?,
             can_remove_subscribers_group: row.get(8)?,
             can_subscribe_group: row.get(9)?,
             can_administer_channel_group: row.get(10)?,
             can_send_message_group: row.get(11)?,
+            can_move_messages_out_of_channel_group: row.get(14)?,
+            can_move_messages_within_channel_group: row.get(15)?,
+            can_resolve_topics_group: row.get(16)?,
+            can_delete_any_message_group: row.get(17)?,
+            can_delete_own_message_group: row.get(18)?,
         },
     })
 }
@@ -70,7 +142,11 @@ pub fn set_stream_groups(
     conn.execute(
         "UPDATE streams SET can_add_subscribers_group = ?2, can_remove_subscribers_group = ?3,
                             can_subscribe_group = ?4, can_administer_channel_group = ?5,
-                            can_send_message_group = ?6
+                            can_send_message_group = ?6,
+                            can_move_messages_out_of_channel_group = ?7,
+                            can_move_messages_within_channel_group = ?8,
+                            can_resolve_topics_group = ?9, can_delete_any_message_group = ?10,
+                            can_delete_own_message_group = ?11
          WHERE stream_id = ?1",
         params![
             stream_id,
@@ -78,7 +154,12 @@ pub fn set_stream_groups(
             groups.can_remove_subscribers_group,
             groups.can_subscribe_group,
             groups.can_administer_channel_group,
-            groups.can_send_message_group
+            groups.can_send_message_group,
+            groups.can_move_messages_out_of_channel_group,
+            groups.can_move_messages_within_channel_group,
+            groups.can_resolve_topics_group,
+            groups.can_delete_any_message_group,
+            groups.can_delete_own_message_group
         ],
     )?;
     Ok(())
@@ -88,7 +169,8 @@ pub fn set_stream_groups(
 pub fn update_stream_fields(conn: &Connection, stream: &StreamRow) -> Result<()> {
     conn.execute(
         "UPDATE streams SET name = ?2, name_key = ?3, description = ?4, invite_only = ?5,
-                            history_public_to_subscribers = ?6, message_retention_days = ?7
+                            history_public_to_subscribers = ?6, message_retention_days = ?7,
+                            topics_policy = ?8, folder_id = ?9
          WHERE stream_id = ?1",
         params![
             stream.stream_id,
@@ -97,7 +179,9 @@ pub fn update_stream_fields(conn: &Connection, stream: &StreamRow) -> Result<()>
             stream.description,
             stream.invite_only,
             stream.history_public_to_subscribers,
-            stream.message_retention_days
+            stream.message_retention_days,
+            stream.topics_policy,
+            stream.folder_id
         ],
     )?;
     Ok(())
@@ -148,6 +232,8 @@ pub fn insert_stream(conn: &Connection, stream: &NewStream<'_>, now: i64) -> Res
         creator_id: stream.creator_id,
         history_public_to_subscribers: history_public,
         message_retention_days: None,
+        topics_policy: None,
+        folder_id: None,
         groups: StreamGroupSettings::default(),
     })
 }
@@ -158,6 +244,15 @@ pub fn insert_stream(conn: &Connection, stream: &NewStream<'_>, now: i64) -> Res
 pub struct StreamActivity {
     pub first_message_id: Option<i64>,
     pub last_message_at: Option<i64>,
+}
+
+/// Whether any of a stream's messages has a topic other than the empty one.
+pub fn stream_has_named_topics(conn: &Connection, stream_id: i64) -> Result<bool> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT EXISTS (SELECT 1 FROM messages WHERE stream_id = ?1 AND topic <> '')",
+        )?
+        .query_row([stream_id], |row| row.get(0))?)
 }
 
 pub fn stream_activity(conn: &Connection, stream_id: i64) -> Result<StreamActivity> {
@@ -231,6 +326,8 @@ pub struct PostTarget {
     /// Whether `can_send_message_group` is set (by default everyone posts), so that
     /// the common post needs no second lookup.
     pub restricts_posting: bool,
+    /// The channel's `topics_policy` (`None`: `inherit`).
+    pub topics_policy: Option<String>,
 }
 
 /// How a request names a stream.
@@ -245,7 +342,7 @@ pub fn post_target(conn: &Connection, stream: StreamRef<'_>) -> Result<Option<Po
                EXISTS (SELECT 1 FROM subscriptions s JOIN users u ON u.user_id = s.user_id
                        WHERE s.stream_id = streams.stream_id AND s.active = 1
                          AND u.is_active = 1),
-               can_send_message_group IS NOT NULL
+               can_send_message_group IS NOT NULL, topics_policy
         FROM streams";
     let target = |row: &Row<'_>| {
         Ok(PostTarget {
@@ -254,6 +351,7 @@ pub fn post_target(conn: &Connection, stream: StreamRef<'_>) -> Result<Option<Po
             invite_only: row.get(2)?,
             has_subscribers: row.get(3)?,
             restricts_posting: row.get(4)?,
+            topics_policy: row.get(5)?,
         })
     };
     let found = match stream {
