@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from selenium.webdriver.common.by import By
 
-from test_app import Ui, click_cell, grid_cells
+from test_app import Ui, click_cell, content, grid_cells
 
 # (width, height, person rows that must be in view with the page at the top)
 SIZES = ((1024, 700, 12), (1280, 800, 16))
@@ -125,4 +125,66 @@ class TestWorkspace:
         finally:
             size = flow["size"]
             ui.driver.set_window_size(size["width"], size["height"])  # type: ignore[index]
+
+    def test_the_column_menu_resets_a_channel_to_the_servers_state(self, ui: Ui):
+        ui.driver.execute_script(TO_THE_TOP)
+        headers = ui.stream_headers()
+        public = [
+            name for name, header in headers.items() if header.get_attribute("data-private") == "false"
+        ]
+        target, other = public[0], public[1]
+        stream = int(headers[target].get_attribute("data-stream-id") or 0)
+        other_id = int(headers[other].get_attribute("data-stream-id") or 0)
+        before = grid_cells(ui)
+        column = {user: cell for (user, s), cell in before.items() if s == stream}
+        assert any(not c.checked and not c.disabled for c in column.values()), (
+            f"#{target} has no cell to subscribe among the rows shown"
+        )
+
+        # Everyone shown in the column, through its menu; and one cell elsewhere.
+        choose(ui, stream, "Subscribe everyone shown")
+        ui.wait(lambda d: ui.pending_count() > 0, "the column's cells to be staged")
+        staged = ui.pending_count()
+        cells = grid_cells(ui)
+        # (The grid builds the rows in view: compare those rendered both times.)
+        for user in column:
+            now = cells.get((user, stream))
+            assert now is None or now.checked or now.disabled, f"{user} in #{target} is not subscribed"
+        user = next(
+            u for (u, s), c in sorted(cells.items()) if s == other_id and not c.disabled
+        )
+        click_cell(ui, user, other_id)
+        ui.wait(lambda d: ui.pending_count() == staged + 1, "the cell in another column")
+
+        # Reset: the column is the server's again; the other column keeps its change.
+        choose(ui, stream, "Reset to the server's state")
+        ui.wait(lambda d: ui.pending_count() == 1, "the column's changes to be unstaged")
+        after = grid_cells(ui)
+        for (u, s), cell in before.items():
+            if s == stream and (u, s) in after:
+                assert after[(u, s)].checked == cell.checked and not after[(u, s)].staged, (
+                    f"{u} in #{target} is not back to the server's state"
+                )
+        assert after[(user, other_id)].staged, "the reset took the other column's change too"
+        discard_all(ui)
+
+
+def choose(ui: Ui, stream: int, action: str) -> None:
+    """Opens the channel's column menu (its painted name) and picks `action`."""
+    trigger = ui.one(f"column-menu-{stream}")
+    trigger.click()
+    item = ui.wait(
+        lambda d: next(
+            (
+                e
+                for e in d.find_elements(By.CSS_SELECTOR, '[role="menu"] [role="menuitem"]')
+                if e.is_displayed() and content(e).startswith(action)
+            ),
+            False,
+        ),
+        f"the menu item {action!r}",
+    )
+    assert item.is_enabled(), f"{action!r} is disabled"
+    item.click()
+    ui.wait(lambda d: not d.find_elements(By.CSS_SELECTOR, '[role="menu"]'), "the menu to close")
 
