@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 from selenium.webdriver.common.by import By
 
+from a11y import set_theme
 from test_app import Ui, click_cell, content, grid_cells
 
 # (width, height, person rows that must be in view with the page at the top)
@@ -188,3 +189,32 @@ def choose(ui: Ui, stream: int, action: str) -> None:
     item.click()
     ui.wait(lambda d: not d.find_elements(By.CSS_SELECTOR, '[role="menu"]'), "the menu to close")
 
+
+@pytest.mark.incremental
+class TestWorkspaceScreenshots:
+    """The memberships grid and the Groups page at both sizes, in both themes: kept in
+    docs/screenshots/ (`e2e.rs` copies them there with WEIR_UPDATE_SCREENSHOTS=1)."""
+
+    def test_screenshots_at_both_sizes_in_both_themes(self, ui: Ui):
+        size = ui.driver.get_window_size()
+        try:
+            for width, height, _ in SIZES:
+                resize(ui, width, height)
+                for page in ("memberships", "groups"):
+                    ui.go(page)
+                    if page == "memberships":
+                        ui.wait(lambda d: grid_cells(ui), "the memberships grid")
+                        rows_in_view(ui)
+                    else:
+                        ui.wait(
+                            lambda d: d.find_elements(By.CSS_SELECTOR, '[data-testid^="gcell-"]'),
+                            "the groups grid",
+                        )
+                    for theme in ("light", "dark"):
+                        set_theme(ui.driver, theme)
+                        ui.screenshot(f"workspace-{page}-{width}x{height}-{theme}")
+                    set_theme(ui.driver, None)
+        finally:
+            set_theme(ui.driver, None)
+            ui.driver.set_window_size(size["width"], size["height"])
+            ui.go("memberships")
