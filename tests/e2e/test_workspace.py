@@ -1,10 +1,14 @@
 """The memberships workspace at the window sizes people use (issue 38), on the embedded demo:
 the grid fills the window (at least 12 person rows in view at 1024 × 700, 16 at 1280 × 800,
-the page scrolled to the top), and the pending bar is in view while a change is staged.
+the page scrolled to the top), and the pending bar is in view while a change is staged; the
+column menu's reset; Apply asks first, naming the channels, before it empties one or removes
+more than 20 people from one.
 Runs after the other demo steps; leaves the window at the size it found and nothing staged.
 """
 
 from __future__ import annotations
+
+import re
 
 import pytest
 from selenium.webdriver.common.by import By
@@ -168,6 +172,55 @@ class TestWorkspace:
                 )
         assert after[(user, other_id)].staged, "the reset took the other column's change too"
         discard_all(ui)
+
+
+    def test_apply_asks_first_naming_the_channels_it_would_empty_or_thin(self, ui: Ui):
+        ui.driver.execute_script(TO_THE_TOP)
+        headers = ui.stream_headers()
+        public = {
+            name: header
+            for name, header in headers.items()
+            if header.get_attribute("data-private") == "false"
+        }
+        # The largest public channel loses more than 20 people; the smallest is emptied.
+        largest = max(public, key=lambda n: subscribers_of(public[n]))
+        smallest = min(public, key=lambda n: subscribers_of(public[n]))
+        assert subscribers_of(public[largest]) > 20, f"#{largest} has 20 subscribers or fewer"
+        for name in (largest, smallest):
+            choose(ui, int(public[name].get_attribute("data-stream-id") or 0), "Remove everyone shown")
+        ui.wait(lambda d: ui.pending_count() > 20, "the removals to be staged")
+        staged = ui.pending_count()
+        emptied = {
+            name
+            for name, header in ui.stream_headers().items()
+            if name in (largest, smallest) and "→ 0 subscribers" in (header.get_attribute("title") or "")
+        }
+        assert smallest in emptied, f"removing everyone shown left #{smallest} subscribers"
+
+        ui.one("apply-changes").click()
+        ui.one("confirm-apply")
+        dialog = ui.wait(
+            lambda d: next((e for e in d.find_elements(By.CSS_SELECTOR, "dialog[open]")), False),
+            "the confirmation",
+        )
+        risks = [content(li) for li in dialog.find_elements(By.CSS_SELECTOR, "li")]
+        for name in emptied:
+            assert f"#{name} would have no subscribers left." in risks, risks
+        if largest not in emptied:
+            assert any(r.endswith(f"would be removed from #{largest}.") for r in risks), risks
+
+        # Cancel sends nothing: the changes stay staged, then are discarded.
+        dialog.find_element(By.XPATH, ".//button[normalize-space()='Cancel']").click()
+        ui.wait(lambda d: not d.find_elements(By.CSS_SELECTOR, "dialog[open]"), "the dialog to close")
+        assert ui.pending_count() == staged
+        discard_all(ui)
+
+def subscribers_of(header) -> int:
+    """A channel's subscriber count on the server, from its column header's title
+    ("#general: 30 subscribers", or "30 → 0 subscribers" with changes staged)."""
+    found = re.search(r": (\d+)", header.get_attribute("title") or "")
+    assert found, f"no subscriber count in {header.get_attribute('title')!r}"
+    return int(found.group(1))
 
 
 def choose(ui: Ui, stream: int, action: str) -> None:
