@@ -102,11 +102,11 @@ def show_deactivated(ui: Ui, shown: bool) -> None:
 
 def discard_all(ui: Ui) -> None:
     ui.driver.find_element(By.XPATH, "//button[normalize-space()='Discard all']").click()
-    ui.wait_text("pending-count", "0")
+    ui.wait_nothing_pending()
 
 
 def pending(ui: Ui) -> int:
-    return int(ui.text_of("pending-count"))
+    return ui.pending_count()
 
 
 @pytest.mark.incremental
@@ -266,7 +266,7 @@ class TestAccessibility:
             else:
                 raise AssertionError(f"{where}: Tab from the grid never reached Discard all")
             press(driver, Keys.ENTER)
-            ui.wait_text("pending-count", "0")
+            ui.wait_nothing_pending()
             ui.wait(
                 lambda d: (f := focused_now(driver)) is not None and f["key"] == stop["key"],
                 "focus back on the grid's Tab stop after Discard all",
@@ -317,7 +317,7 @@ class TestAccessibility:
         assert at()["grid"]["checked"] != before and pending(ui) == 1
         press(driver, Keys.SPACE)
         ui.wait(lambda d: not at()["grid"]["staged"], "Space to unstage the cell")
-        ui.wait_text("pending-count", "0")
+        ui.wait_nothing_pending()
 
         # Enter on a person's header fills the row; on a channel's header, the column.
         key(Keys.HOME, to=(2, 1))

@@ -89,7 +89,7 @@ class TestGroups:
         apply_and_wait(ui, "in 1 request.")
         ui.wait(
             lambda d: all(group_cells(ui, group_id).get(s) == "true" for s in chosen)
-            and ui.text_of("pending-count") == "0",
+            and ui.pending_count() == 0,
             "the three channels to show the whole team subscribed",
         )
         flow["subscribed"] = chosen

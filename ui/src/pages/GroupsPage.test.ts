@@ -53,6 +53,12 @@ describe('GroupsPage', () => {
     expect(screen.queryByTestId('gcell-7-30')).toBeNull();
   });
 
+  it("brings the create form's name field from the toolbar", async () => {
+    await open();
+    await fireEvent.click(screen.getByRole('button', { name: 'Create group' }));
+    expect(screen.getByTestId('group-name')).toHaveFocus();
+  });
+
   it('stages cells, promises the planned request count, applies, and undo stages the reverse', async () => {
     const after = grid();
     const research = after.groups[0];

@@ -166,6 +166,19 @@ export async function renderMembershipsPage(handlers: Parameters<typeof useFakeB
 /** `renderMembershipsPage`, once the grid's cells are built. */
 export async function openMembershipsPage(handlers: Parameters<typeof useFakeBackend>[0] = {}) {
   const backend = await renderMembershipsPage(handlers);
-  await screen.findByTestId('cell-1-1');
+  // The cells come after the first frame; on a busy machine that can take a while.
+  await screen.findByTestId('cell-1-1', {}, { timeout: 5000 });
   return backend;
+}
+
+/** The pending count the bar shows; 0 when the bar is gone (nothing staged). */
+export function pendingCount(): string {
+  return screen.queryByTestId('pending-count')?.textContent.trim() ?? '0';
+}
+
+/** Opens the pending list beside the grid (Review in the pending bar). */
+export async function openReview(): Promise<void> {
+  const review = screen.getByRole('button', { name: 'Review' });
+  if (review.getAttribute('aria-expanded') !== 'true') review.click();
+  await Promise.resolve();
 }

@@ -14,7 +14,7 @@ describe('the grid geometry', () => {
   it('places the box and the ± buttons on whole or half pixels, as the layer did', () => {
     expect([BOX_X, BOX_Y]).toEqual([8, 7]);
     expect([ROW_FILL_X, ROW_FILL_TOP]).toEqual([254, 6.5]);
-    expect([COL_FILL_LEFT, COL_FILL_Y]).toEqual([7, 126]);
+    expect([COL_FILL_LEFT, COL_FILL_Y]).toEqual([7, 108]);
   });
 
   it('gives the accessible layer the same numbers, as custom properties', () => {
@@ -22,7 +22,7 @@ describe('the grid geometry', () => {
       '--row-height': '34px',
       '--col-width': '34px',
       '--row-header-width': '280px',
-      '--col-header-height': '150px',
+      '--col-header-height': '132px',
       '--box-x': '8px',
       '--box-y': '7px',
       '--row-fill-top': '6.5px',

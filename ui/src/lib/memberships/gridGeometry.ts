@@ -10,7 +10,7 @@ export const ROW = 34;
 export const COL = 34;
 /** The people's header column and the channels' header row. */
 export const HEAD_W = 280;
-export const HEAD_H = 150;
+export const HEAD_H = 132;
 
 /** A cell's checkbox, and where it sits in the cell (the cell's last pixel row is the
  *  row line). */

@@ -43,7 +43,7 @@ const BADGE_PAD = 5;
 const BADGE_GAP = 3;
 
 /** The channels' header: the name's room, read bottom to top above the count. */
-const NAME_MAX = 96;
+const NAME_MAX = 88;
 /** The subscriber count's line, between the names and the ±. */
 const COUNT_H = 14;
 const COUNT_GAP = 2;
@@ -159,6 +159,8 @@ export interface PaintModel {
   staged(key: number): boolean | undefined;
   /** Whether the cell's last apply failed. */
   failed(key: number): boolean;
+  /** A channel's subscriber count once the staged diff is applied, when it differs. */
+  after?(s: number): number | undefined;
 }
 
 /** The viewport's client area and scroll offsets, in CSS pixels. */
@@ -253,6 +255,17 @@ export class GridPainter {
     });
     if (changed.length > frame.states.length / 4) return false;
     const width = frame.c1 - frame.c0;
+    // A channel whose count after apply changed: its count line.
+    frame.afters.forEach((after, i) => {
+      if (after === last.afters[i]) return;
+      const c = frame.c0 + i;
+      this.#region(model, frame, {
+        x: colX(frame, c),
+        y: NAME_BOTTOM,
+        width: COL,
+        height: COUNT_H,
+      });
+    });
     for (const i of changed) {
       const r = frame.r0 + Math.floor(i / width);
       const c = frame.c0 + (i % width);
@@ -422,11 +435,16 @@ export class GridPainter {
     ctx.textBaseline = 'middle';
     ctx.textAlign = 'center';
     ctx.font = font(SMALL_SIZE, fontFamily);
-    ctx.fillStyle = palette.textFaint;
     for (let c = c0; c < c1; c++) {
       const stream = model.index.stream(model.cols[c] ?? -1);
-      if (stream) ctx.fillText(String(stream.subscriberCount), x(c) + COL / 2, COUNT_Y);
+      if (!stream) continue;
+      // Staged: the count it will have, in the accent colour ("8 → 37" is in the title).
+      const after = frame.afters[c - frame.c0] ?? -1;
+      ctx.fillStyle = after >= 0 ? palette.accent : palette.textFaint;
+      ctx.font = `${after >= 0 ? 'bold ' : ''}${font(SMALL_SIZE, fontFamily)}`;
+      ctx.fillText(String(after >= 0 ? after : stream.subscriberCount), x(c) + COL / 2, COUNT_Y);
     }
+    ctx.font = font(SMALL_SIZE, fontFamily);
     ctx.textAlign = 'left';
     for (let c = c0; c < c1; c++) {
       const s = model.cols[c] ?? -1;
@@ -633,6 +651,8 @@ interface Frame {
   /** Where the content ends when it is narrower than the viewport. */
   right: number;
   states: Uint8Array;
+  /** The shown channels' counts after apply (-1: unchanged), from `c0`. */
+  afters: Int32Array;
 }
 
 function frameOf(model: PaintModel, view: PaintView): Frame {
@@ -654,8 +674,10 @@ function frameOf(model: PaintModel, view: PaintView): Frame {
       states[i++] = state;
     }
   }
+  const afters = new Int32Array(c1 - c0);
+  for (let c = c0; c < c1; c++) afters[c - c0] = model.after?.(cols[c] ?? 0) ?? -1;
   const right = Math.min(view.width, HEAD_W + cols.length * COL - view.left);
-  return { index, rows, cols, view, r0, r1, c0, c1, right, states };
+  return { index, rows, cols, view, r0, r1, c0, c1, right, states, afters };
 }
 
 function rowY(frame: Frame, r: number): number {

@@ -16,6 +16,14 @@ import {
   type StreamSort,
 } from '../memberships/grid';
 import { CellMap } from '../memberships/cellMap.svelte';
+import {
+  channelDeltas,
+  risksOf,
+  stagedWhere,
+  StagingSteps,
+  type ChannelDelta,
+  type Risk,
+} from '../memberships/staging';
 import { resettable } from './registry';
 import { Resource } from './resource.svelte';
 
@@ -35,11 +43,7 @@ async function loadGrid(): Promise<GridIndex> {
   return index;
 }
 
-/** A staged change that deserves a second look before it is applied. */
-export interface Risk {
-  streamId: number;
-  text: string;
-}
+export type { Risk };
 
 /**
  * The memberships page's state: the grid, the staged diff (one map, cell → wanted state),
@@ -76,6 +80,10 @@ class MembershipsState {
   readonly staged = new CellMap<boolean>();
   /** Cells whose last apply failed: cell key → the server's message. */
   readonly failed = new CellMap<string>();
+  /** The user's staging steps, for Ctrl+Z. */
+  readonly #steps = new StagingSteps();
+  /** How many steps Ctrl+Z can take back (the steps themselves are not reactive). */
+  undoable = $state(0);
 
   people = $state<PeopleFilter>({
     text: '',
@@ -94,6 +102,27 @@ class MembershipsState {
   visibleStreams: number[] = $derived(
     this.index ? visibleStreams(this.index, this.streams, this.streamSort) : [],
   );
+
+  /** How far the grid is scrolled sideways: the group rows above it follow. */
+  scrollLeft = $state(0);
+  /** Whether every (non-system) group shows as a row above the people. */
+  everyGroup = $state(false);
+  /** Whether the pending list is open beside the grid (Review in the pending bar). */
+  reviewing = $state(false);
+
+  /** Per channel (index): what the staged diff adds and removes (iterating tracks it). */
+  readonly deltas: Map<number, ChannelDelta> = $derived.by(() => {
+    const index = this.index;
+    return index ? channelDeltas(index, this.staged) : new Map<number, ChannelDelta>();
+  });
+
+  /** A channel's subscriber count after apply, when the staged diff changes it. */
+  after(s: number): number | undefined {
+    const delta = this.deltas.get(s);
+    const stream = this.index?.stream(s);
+    if (!delta || !stream || delta.added === delta.removed) return undefined;
+    return stream.subscriberCount + delta.added - delta.removed;
+  }
 
   /** The person whose channels the copy dialog copies (opened from a row menu). */
   copyFrom = $state<number | null>(null);
@@ -138,6 +167,8 @@ class MembershipsState {
   /** A grid arrived: staged changes survive a reload (by ids: indices may move). */
   #loaded(previous: GridIndex | null): void {
     const carried = changesOn(previous, this.staged);
+    // Steps name cells by index, which a new grid may move.
+    this.#forgetSteps();
     this.staged.clear();
     this.stage(carried);
     void this.loadHistory();
@@ -146,6 +177,7 @@ class MembershipsState {
   clear(): void {
     this.#grid.clear();
     this.discardAll();
+    this.#forgetSteps();
     this.outcome = null;
     this.progress = null;
     this.#apply.error = null;
@@ -175,10 +207,25 @@ class MembershipsState {
 
   /** Make the cell show `value`: staged when it differs from the server. */
   set(p: number, s: number, value: boolean): void {
+    this.step(() => {
+      this.#set(p, s, value);
+    });
+  }
+
+  /** `set`, inside whatever step is open (none: not undoable, as a reload's restaging). */
+  #set(p: number, s: number, value: boolean): void {
     const index = this.index;
     if (!index || index.denied(p, s) !== null) return;
     const key = index.key(p, s);
-    if (value === index.subscribed(p, s)) {
+    this.#put(key, value === index.subscribed(p, s) ? undefined : value);
+  }
+
+  /** Stages (or, with undefined, unstages) one cell, remembered by the open step. */
+  #put(key: number, value: boolean | undefined): void {
+    const before = this.staged.get(key);
+    if (before === value) return;
+    this.#steps.record(key, before);
+    if (value === undefined) {
       this.staged.delete(key);
       this.failed.delete(key);
     } else {
@@ -186,9 +233,56 @@ class MembershipsState {
     }
   }
 
+  /**
+   * Runs `fn` as one staging step: Ctrl+Z takes it back whole. A step that changed
+   * something also clears the last apply's status, which no longer describes the grid.
+   */
+  step(fn: () => void): void {
+    if (!this.#steps.run(fn)) return;
+    this.undoable = this.#steps.size;
+    if (!this.applying) {
+      this.outcome = null;
+      this.#apply.error = null;
+    }
+  }
+
+  /** Takes back the last staging step; false when there is none. */
+  undoStep(): boolean {
+    const step = this.#steps.pop();
+    this.undoable = this.#steps.size;
+    if (!step) return false;
+    for (const [key, before] of step) {
+      if (before === undefined) {
+        this.staged.delete(key);
+        this.failed.delete(key);
+      } else {
+        this.staged.set(key, before);
+      }
+    }
+    return true;
+  }
+
+  #forgetSteps(): void {
+    this.#steps.clear();
+    this.undoable = 0;
+  }
+
   /** Set every cell of visible rows `rows` × visible columns `columns` to `value`. */
-  setMany(rows: number[], columns: number[], value: boolean): void {
-    for (const p of rows) for (const s of columns) this.set(p, s, value);
+  setMany(rows: readonly number[], columns: readonly number[], value: boolean): void {
+    this.step(() => {
+      for (const p of rows) for (const s of columns) this.#set(p, s, value);
+    });
+  }
+
+  /** Unstages every staged cell where `where(p, s)` holds: back to the server's state. */
+  reset(where: (p: number, s: number) => boolean): number {
+    const index = this.index;
+    if (!index) return 0;
+    const keys = stagedWhere(index, this.staged, where);
+    this.step(() => {
+      for (const key of keys) this.#put(key, undefined);
+    });
+    return keys.length;
   }
 
   /** Whole row or column: check all when any allowed cell is unchecked, else uncheck. */
@@ -241,12 +335,11 @@ class MembershipsState {
     const index = this.index;
     const s = index?.streamAt.get(streamId);
     if (!index || s === undefined) return 0;
-    for (let p = 0; p < index.peopleCount; p++) {
-      const key = index.key(p, s);
-      this.staged.delete(key);
-      this.failed.delete(key);
-    }
-    const staged = this.stage(changes);
+    let staged = 0;
+    this.step(() => {
+      for (let p = 0; p < index.peopleCount; p++) this.#put(index.key(p, s), undefined);
+      staged = this.stage(changes);
+    });
     this.relist();
     return staged;
   }
@@ -254,17 +347,18 @@ class MembershipsState {
   /** Stage `from`'s channels (every public channel when null) for the people `to`. */
   async copyMemberships(from: number | null, to: number[]): Promise<number> {
     const changes = await ipc.copyMemberships({ from, to });
-    const staged = this.stage(changes);
+    const staged = this.stageStep(changes);
     this.relist();
     return staged;
   }
 
   /** Unstage one cell; the pending list drops it at once (it is where this is done). */
   discard(p: number, s: number): void {
-    if (!this.index) return;
-    const key = this.index.key(p, s);
-    this.staged.delete(key);
-    this.failed.delete(key);
+    const index = this.index;
+    if (!index) return;
+    this.step(() => {
+      this.#put(index.key(p, s), undefined);
+    });
     this.relist();
   }
 
@@ -274,8 +368,25 @@ class MembershipsState {
   }
 
   discardAll(): void {
+    for (const [key, value] of this.staged) this.#steps.record(key, value);
     this.staged.clear();
     this.failed.clear();
+  }
+
+  /** Discard all, as a step Ctrl+Z can take back. */
+  discardStep(): void {
+    this.step(() => {
+      this.discardAll();
+    });
+  }
+
+  /** `stage` as one step the user took (an import, an undo staged for review). */
+  stageStep(changes: MembershipChange[]): number {
+    let staged = 0;
+    this.step(() => {
+      staged = this.stage(changes);
+    });
+    return staged;
   }
 
   /** The staged diff, by ids. */
@@ -293,43 +404,14 @@ class MembershipsState {
       const s = index.streamAt.get(change.streamId);
       if (p === undefined || s === undefined || index.denied(p, s) !== null) continue;
       if (index.subscribed(p, s) !== change.subscribe) staged++;
-      this.set(p, s, change.subscribe);
+      this.#set(p, s, change.subscribe);
     }
     return staged;
   }
 
-  /**
-   * Changes to confirm first: leaving a private stream yourself, or removing the last
-   * subscriber of a private stream (only an administrator could add people back).
-   */
+  /** Changes to confirm before applying (`risksOf`). */
   risks(): Risk[] {
-    const index = this.index;
-    if (!index) return [];
-    const me = index.personAt.get(index.grid.viewer.userId);
-    // eslint-disable-next-line svelte/prefer-svelte-reactivity -- local to this call, not state
-    const delta = new Map<number, number>();
-    const risks: Risk[] = [];
-    for (const [key, subscribe] of this.staged) {
-      const [p, s] = index.cellOf(key);
-      delta.set(s, (delta.get(s) ?? 0) + (subscribe ? 1 : -1));
-      const stream = index.stream(s);
-      if (stream?.inviteOnly && !subscribe && p === me) {
-        risks.push({
-          streamId: stream.streamId,
-          text: `You leave the private channel #${stream.name}.`,
-        });
-      }
-    }
-    for (const [s, change] of delta) {
-      const stream = index.stream(s);
-      if (stream?.inviteOnly && stream.subscriberCount + change <= 0) {
-        risks.push({
-          streamId: stream.streamId,
-          text: `#${stream.name} is private and would have no subscribers left.`,
-        });
-      }
-    }
-    return risks;
+    return this.index ? risksOf(this.index, this.staged) : [];
   }
 
   /** Applies the staged diff; failed cells stay staged with the server's message. */
@@ -347,6 +429,7 @@ class MembershipsState {
       // The reloaded grid; none if the account changed meanwhile.
       const current = this.#grid.data;
       this.discardAll();
+      this.#forgetSteps();
       if (current) {
         this.stage(failures);
         for (const failure of failures) {
@@ -403,7 +486,7 @@ class MembershipsState {
   /** Stage the reverse of an apply (the latest when `id` is null) for review. */
   async undo(id: number | null): Promise<number> {
     const reverse = await ipc.undoMembershipApply(id);
-    return this.stage(reverse);
+    return this.stageStep(reverse);
   }
 }
 

@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { MembershipChange } from '../../lib/bindings/MembershipChange';
-import { grid, openMembershipsPage as open } from '../../test/memberships';
+import { grid, openMembershipsPage as open, pendingCount } from '../../test/memberships';
 import { encodeGrid } from '../../lib/memberships/wire';
 
 const groupCell = (groupId: number, streamId: number) =>
@@ -28,6 +28,23 @@ describe('group rows', () => {
     expect(groupCell(30, 5)).toHaveAttribute('aria-checked', 'false');
   });
 
+  it("lines up with the grid's columns, scrolls with it, and explains the mixed state", async () => {
+    await open();
+    await fireEvent.click(screen.getByRole('checkbox', { name: 'Every group as a row' }));
+    const rows = await screen.findByRole('grid', { name: 'Memberships by group' });
+    expect(rows).toHaveTextContent('all some none');
+    expect(screen.getByTestId('group-row-31')).toHaveTextContent('theory 1 member');
+    expect(screen.getByTestId('group-row-30')).toHaveTextContent('research 3 members');
+    // The grid's geometry, so each group cell sits over its channel's column.
+    expect(rows.getAttribute('style')).toContain('--col-width: 34px');
+    const grid = screen.getByTestId('membership-grid');
+    grid.scrollLeft = 40;
+    await fireEvent.scroll(grid);
+    await waitFor(() => {
+      expect(rows.scrollLeft).toBe(40);
+    });
+  });
+
   it("stages every active member's cell when toggled, and unstages on the way back", async () => {
     await open();
     await pickGroup(30);
@@ -35,16 +52,16 @@ describe('group rows', () => {
     expect(groupCell(30, 5)).toHaveAttribute('aria-checked', 'true');
     expect(cell(2, 5)).toHaveAttribute('data-staged', 'true');
     expect(cell(4, 5)).toHaveAttribute('data-staged', 'true');
-    expect(screen.getByTestId('pending-count')).toHaveTextContent('2');
+    expect(pendingCount()).toBe('2');
     await fireEvent.click(groupCell(30, 5));
     expect(groupCell(30, 5)).toHaveAttribute('aria-checked', 'false');
-    expect(screen.getByTestId('pending-count')).toHaveTextContent('0');
+    expect(pendingCount()).toBe('0');
     // Mixed → all, with the keyboard.
     groupCell(30, 3).focus();
     await fireEvent.keyDown(groupCell(30, 3), { key: ' ' });
     expect(groupCell(30, 3)).toHaveAttribute('aria-checked', 'true');
     expect(cell(4, 3)).toHaveAttribute('data-staged', 'true');
-    expect(screen.getByTestId('pending-count')).toHaveTextContent('1');
+    expect(pendingCount()).toBe('1');
   });
 
   it('moves between group cells with the arrow keys', async () => {
@@ -73,11 +90,11 @@ describe('group rows', () => {
     );
     await fireEvent.click(groupCell(30, 1));
     expect(groupCell(30, 1)).toHaveAttribute('aria-checked', 'true');
-    expect(screen.getByTestId('pending-count')).toHaveTextContent('0');
+    expect(pendingCount()).toBe('0');
     // Adding them to #random is theirs to do: enabled, and it stages.
     expect(groupCell(30, 5)).not.toHaveAttribute('aria-disabled');
     await fireEvent.click(groupCell(30, 5));
-    expect(screen.getByTestId('pending-count')).toHaveTextContent('2');
+    expect(pendingCount()).toBe('2');
   });
 });
 
@@ -91,7 +108,7 @@ describe('sync a channel with a group', () => {
     await pickGroup(30);
     // Staged before the sync, on the channel: replaced by the sync.
     await fireEvent.click(cell(4, 1));
-    expect(screen.getByTestId('pending-count')).toHaveTextContent('1');
+    expect(pendingCount()).toBe('1');
     await fireEvent.click(screen.getByTestId('sync-channel-1'));
     await userEvent.selectOptions(screen.getByTestId('sync-group'), '31');
     await fireEvent.click(screen.getByTestId('sync-keep-others'));
@@ -111,7 +128,7 @@ describe('sync a channel with a group', () => {
         },
       ],
     ]);
-    expect(screen.getByTestId('pending-count')).toHaveTextContent('2');
+    expect(pendingCount()).toBe('2');
     expect(cell(2, 1)).toHaveAttribute('data-staged', 'true');
     expect(cell(4, 1)).not.toHaveAttribute('data-staged');
   });

@@ -11,6 +11,8 @@ import {
   largeGrid,
   openMembershipsPage as open,
   renderMembershipsPage,
+  pendingCount,
+  openReview,
 } from '../../test/memberships';
 import { encodeGrid } from '../../lib/memberships/wire';
 
@@ -25,7 +27,7 @@ describe('the memberships grid', () => {
     expect(cell(4, 3)).not.toHaveAttribute('data-staged');
     expect(cell(101, 1)).toHaveAttribute('aria-checked', 'true');
     expect(screen.queryByTestId('cell-7-1')).toBeNull();
-    expect(screen.getByTestId('pending-count')).toHaveTextContent('0');
+    expect(pendingCount()).toBe('0');
     expect(screen.getByRole('grid')).toHaveAttribute('aria-rowcount', '5');
   });
 
@@ -51,8 +53,10 @@ describe('the memberships grid', () => {
     await fireEvent.click(cell(2, 1));
     expect(cell(2, 1)).toHaveAttribute('aria-checked', 'false');
     expect(cell(2, 1)).toHaveAttribute('data-staged', 'true');
-    expect(screen.getByTestId('pending-count')).toHaveTextContent('1');
-    // The list follows once staging pauses.
+    expect(pendingCount()).toBe('1');
+    expect(screen.getByTestId('pending-bar')).toHaveTextContent('1 change');
+    // The list (opened by Review) follows once staging pauses.
+    await openReview();
     await waitFor(() => {
       expect(screen.getByRole('region', { name: /Pending changes/ })).toHaveTextContent(
         /#general.*Alan Turing/,
@@ -61,7 +65,7 @@ describe('the memberships grid', () => {
     await fireEvent.click(cell(2, 1));
     expect(cell(2, 1)).toHaveAttribute('aria-checked', 'true');
     expect(cell(2, 1)).not.toHaveAttribute('data-staged');
-    expect(screen.getByTestId('pending-count')).toHaveTextContent('0');
+    expect(pendingCount()).toBe('0');
   });
 
   it('disables cells a member may not change, with the reason, and stages nothing', async () => {
@@ -75,7 +79,7 @@ describe('the memberships grid', () => {
     expect(alan.getAttribute('aria-label')).toMatch(/Only organization administrators/);
     await fireEvent.click(alan);
     expect(alan).toHaveAttribute('aria-checked', 'true');
-    expect(screen.getByTestId('pending-count')).toHaveTextContent('0');
+    expect(pendingCount()).toBe('0');
     expect(cell(1, 1)).not.toHaveAttribute('aria-disabled');
   });
 
@@ -101,7 +105,7 @@ describe('the memberships grid', () => {
     expect(cell(4, 1)).toHaveAttribute('aria-checked', 'false');
     expect(cell(2, 3)).toHaveAttribute('aria-checked', 'false');
     expect(cell(4, 3)).not.toHaveAttribute('data-staged');
-    expect(screen.getByTestId('pending-count')).toHaveTextContent('3');
+    expect(pendingCount()).toBe('3');
   });
 
   it('applies, reports progress and the outcome, and keeps failed cells staged', async () => {
@@ -218,7 +222,7 @@ const tabStops = () =>
     (el) => el.tabIndex >= 0,
   );
 
-const pending = () => screen.getByTestId('pending-count').textContent;
+const pending = pendingCount;
 
 describe('the memberships grid by keyboard (ARIA grid pattern)', () => {
   it('has one Tab stop, which follows the arrows and stops at the edges', async () => {
@@ -418,7 +422,8 @@ describe('focus after pending-changes actions', () => {
     await waitFor(() => {
       expect(document.activeElement).toBe(cell(4, 1));
     });
-    expect(button('Discard all')).toBeDisabled();
+    // Nothing staged: the pending bar goes with its buttons.
+    expect(screen.queryByTestId('pending-bar')).toBeNull();
   });
 
   it('moves to the next discard button, then the previous, then the grid', async () => {
@@ -429,6 +434,7 @@ describe('focus after pending-changes actions', () => {
       [2, 3],
     ] as const)
       await fireEvent.click(cell(user, stream));
+    await openReview();
     const discards = () => screen.getAllByRole('button', { name: /^Discard: / });
     await waitFor(() => {
       expect(discards()).toHaveLength(3);
