@@ -50,9 +50,9 @@ pub fn run() {
     match app {
         Ok(app) => app.run(|handle, event| {
             if let tauri::RunEvent::Exit = event
-                && let Some(local) = handle.try_state::<LocalServer>()
+                && let Some(session) = handle.try_state::<state::Session>()
             {
-                tauri::async_runtime::block_on(local.stop());
+                tauri::async_runtime::block_on(session.local().stop());
             }
         }),
         Err(error) => {

@@ -4,7 +4,6 @@
 
 use tauri::State;
 use tauri::ipc::Channel;
-use weir_core::Accounts;
 use weir_core::channels::{ChannelSettingChange, ChannelTable, plan_channel_settings};
 use weir_core::pipeline::ChannelSettings;
 
@@ -12,20 +11,18 @@ use super::command;
 use super::memberships::{HISTORY_LENGTH, blocking, bounded, journal_account, no_such_apply};
 use crate::channels::{ChannelApplyOutcome, ChannelChangesRequest, ChannelPlanPreview};
 use crate::error::AppResult;
-use crate::local_server::LocalServer;
 use crate::memberships::MembershipsState;
 use crate::memberships::dto::{ApplyProgress, ApplySummary, UndoRequest};
-use crate::state::{active_account, active_client};
+use crate::state::Session;
 
 /// Loads the active account's channel table from the server (`register`, `users/me`,
 /// `user_groups`) and keeps it for planning.
 #[command]
 pub async fn load_channel_settings(
-    accounts: State<'_, Accounts>,
-    local: State<'_, LocalServer>,
+    session: State<'_, Session>,
     memberships: State<'_, MembershipsState>,
 ) -> AppResult<ChannelTable> {
-    let loaded = memberships.reload_channels(&accounts, &local).await?;
+    let loaded = memberships.reload_channels(&session).await?;
     Ok(loaded.table.clone())
 }
 
@@ -33,13 +30,12 @@ pub async fn load_channel_settings(
 /// channel) and the changes it would leave out, with the reason.
 #[command]
 pub async fn plan_channel_setting_changes(
-    accounts: State<'_, Accounts>,
-    local: State<'_, LocalServer>,
+    session: State<'_, Session>,
     memberships: State<'_, MembershipsState>,
     request: ChannelChangesRequest,
 ) -> AppResult<ChannelPlanPreview> {
     let changes = bounded(request.changes)?;
-    let loaded = memberships.channels(&accounts, &local).await?;
+    let loaded = memberships.channels(&session).await?;
     blocking(move || ChannelPlanPreview::from(&plan_channel_settings(&loaded, &changes))).await
 }
 
@@ -47,16 +43,15 @@ pub async fn plan_channel_setting_changes(
 /// reporting progress on `on_progress`, and journals the outcome for undo.
 #[command]
 pub async fn apply_channel_setting_changes(
-    accounts: State<'_, Accounts>,
-    local: State<'_, LocalServer>,
+    session: State<'_, Session>,
     memberships: State<'_, MembershipsState>,
     request: ChannelChangesRequest,
     on_progress: Channel<ApplyProgress>,
 ) -> AppResult<ChannelApplyOutcome> {
     let changes = bounded(request.changes)?;
-    let account = active_account(&accounts)?;
-    let client = active_client(&accounts, &local).await?;
-    let loaded = memberships.channels(&accounts, &local).await?;
+    let account = session.account()?;
+    let client = session.client().await?;
+    let loaded = memberships.channels(&session).await?;
     let applied = memberships
         .pipeline()
         .run::<ChannelSettings>(
@@ -80,10 +75,10 @@ pub async fn apply_channel_setting_changes(
 /// The active account's channel-setting applies, newest first.
 #[command]
 pub fn list_channel_setting_applies(
-    accounts: State<'_, Accounts>,
+    session: State<'_, Session>,
     memberships: State<'_, MembershipsState>,
 ) -> AppResult<Vec<ApplySummary>> {
-    let account = active_account(&accounts)?;
+    let account = session.account()?;
     Ok(memberships
         .pipeline()
         .history::<ChannelSettings>(account.id, HISTORY_LENGTH)?
@@ -96,11 +91,11 @@ pub fn list_channel_setting_applies(
 /// setting it changed, set back to the value it replaced, for the UI to stage.
 #[command]
 pub fn undo_channel_setting_apply(
-    accounts: State<'_, Accounts>,
+    session: State<'_, Session>,
     memberships: State<'_, MembershipsState>,
     request: UndoRequest,
 ) -> AppResult<Vec<ChannelSettingChange>> {
-    let account = active_account(&accounts)?;
+    let account = session.account()?;
     memberships
         .pipeline()
         .undo::<ChannelSettings>(account.id, request.id)?

@@ -5,20 +5,18 @@
 
 use tauri::State;
 use tauri::ipc::Channel;
-use weir_core::Accounts;
 use weir_core::memberships::{self as core, GroupMemberChange};
 use weir_core::pipeline::GroupMembers;
 
 use super::command;
 use super::memberships::{HISTORY_LENGTH, blocking, bounded, journal_account, no_such_apply};
 use crate::error::{AppError, AppResult};
-use crate::local_server::LocalServer;
 use crate::memberships::MembershipsState;
 use crate::memberships::dto::{
     ApplyProgress, ApplySummary, CreateGroupRequest, GroupChangesRequest, GroupPlanPreview,
     MAX_COPY_TARGETS, MAX_GROUP_DESCRIPTION, MAX_GROUP_NAME, UndoRequest,
 };
-use crate::state::{active_account, active_client};
+use crate::state::Session;
 
 fn group_changes(request: GroupChangesRequest) -> AppResult<Vec<GroupMemberChange>> {
     bounded(request.changes)
@@ -27,13 +25,12 @@ fn group_changes(request: GroupChangesRequest) -> AppResult<Vec<GroupMemberChang
 /// The calls an apply of these groups-page changes would make (one per group).
 #[command]
 pub async fn plan_group_member_changes(
-    accounts: State<'_, Accounts>,
-    local: State<'_, LocalServer>,
+    session: State<'_, Session>,
     memberships: State<'_, MembershipsState>,
     request: GroupChangesRequest,
 ) -> AppResult<GroupPlanPreview> {
     let changes = group_changes(request)?;
-    let matrix = memberships.matrix(&accounts, &local).await?;
+    let matrix = memberships.matrix(&session).await?;
     blocking(move || GroupPlanPreview::from(&core::plan_group_members(&matrix, &changes))).await
 }
 
@@ -41,16 +38,15 @@ pub async fn plan_group_member_changes(
 /// progress, and journals the outcome (`undo_group_member_apply` reads it back).
 #[command]
 pub async fn apply_group_member_changes(
-    accounts: State<'_, Accounts>,
-    local: State<'_, LocalServer>,
+    session: State<'_, Session>,
     memberships: State<'_, MembershipsState>,
     request: GroupChangesRequest,
     on_progress: Channel<ApplyProgress>,
 ) -> AppResult<core::GroupApplyReport> {
     let changes = group_changes(request)?;
-    let account = active_account(&accounts)?;
-    let client = active_client(&accounts, &local).await?;
-    let matrix = memberships.matrix(&accounts, &local).await?;
+    let account = session.account()?;
+    let client = session.client().await?;
+    let matrix = memberships.matrix(&session).await?;
     let applied = memberships
         .pipeline()
         .run::<GroupMembers>(
@@ -71,10 +67,10 @@ pub async fn apply_group_member_changes(
 /// The active account's groups-page applies, newest first.
 #[command]
 pub fn list_group_member_applies(
-    accounts: State<'_, Accounts>,
+    session: State<'_, Session>,
     memberships: State<'_, MembershipsState>,
 ) -> AppResult<Vec<ApplySummary>> {
-    let account = active_account(&accounts)?;
+    let account = session.account()?;
     Ok(memberships
         .pipeline()
         .history::<GroupMembers>(account.id, HISTORY_LENGTH)?
@@ -87,11 +83,11 @@ pub fn list_group_member_applies(
 /// journal, for the UI to stage.
 #[command]
 pub fn undo_group_member_apply(
-    accounts: State<'_, Accounts>,
+    session: State<'_, Session>,
     memberships: State<'_, MembershipsState>,
     request: UndoRequest,
 ) -> AppResult<Vec<GroupMemberChange>> {
-    let account = active_account(&accounts)?;
+    let account = session.account()?;
     memberships
         .pipeline()
         .undo::<GroupMembers>(account.id, request.id)?
@@ -101,8 +97,7 @@ pub fn undo_group_member_apply(
 /// Creates a user group with its first members; the new id when the server says it.
 #[command]
 pub async fn create_user_group(
-    accounts: State<'_, Accounts>,
-    local: State<'_, LocalServer>,
+    session: State<'_, Session>,
     memberships: State<'_, MembershipsState>,
     request: CreateGroupRequest,
 ) -> AppResult<Option<i64>> {
@@ -119,7 +114,7 @@ pub async fn create_user_group(
             "the description or the member list is too long".into(),
         ));
     }
-    let client = active_client(&accounts, &local).await?;
+    let client = session.client().await?;
     let id = client
         .create_user_group(name, &request.description, &request.members)
         .await

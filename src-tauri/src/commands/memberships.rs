@@ -6,22 +6,21 @@ use std::path::{Path, PathBuf};
 
 use tauri::State;
 use tauri::ipc::Channel;
+use weir_core::Account;
 use weir_core::memberships::{
     self as core, Change, ExportScope, JournalAccount, Limits, export_csv, import_csv,
 };
 use weir_core::pipeline::Memberships;
-use weir_core::{Account, Accounts};
 
 use super::{PathRequest, command};
 use crate::error::{AppError, AppResult};
-use crate::local_server::LocalServer;
 use crate::memberships::MembershipsState;
 use crate::memberships::dto::{
     ApplyOutcome, ApplyProgress, ApplySummary, ChangesRequest, CopyRequest, CsvExportRequest,
     CsvImportResult, GroupSyncRequest, MAX_CHANGES, MAX_COPY_TARGETS, PlanPreview, UndoRequest,
 };
 use crate::memberships::wire::{self, GridAnswer};
-use crate::state::{active_account, active_client};
+use crate::state::Session;
 
 /// How many applies the history shows.
 pub(super) const HISTORY_LENGTH: usize = 200;
@@ -56,11 +55,10 @@ fn changes(request: ChangesRequest) -> AppResult<Vec<core::Change>> {
 /// in binary (`memberships::wire`).
 #[command]
 pub async fn load_memberships(
-    accounts: State<'_, Accounts>,
-    local: State<'_, LocalServer>,
+    session: State<'_, Session>,
     memberships: State<'_, MembershipsState>,
 ) -> AppResult<GridAnswer> {
-    let matrix = memberships.reload(&accounts, &local).await?;
+    let matrix = memberships.reload(&session).await?;
     let answer = blocking(move || {
         let started = std::time::Instant::now();
         let answer = wire::encode(&matrix)?;
@@ -91,29 +89,27 @@ pub async fn load_memberships(
 /// The calls an apply of these changes would make.
 #[command]
 pub async fn plan_membership_changes(
-    accounts: State<'_, Accounts>,
-    local: State<'_, LocalServer>,
+    session: State<'_, Session>,
     memberships: State<'_, MembershipsState>,
     request: ChangesRequest,
 ) -> AppResult<PlanPreview> {
     let changes = changes(request)?;
-    let matrix = memberships.matrix(&accounts, &local).await?;
+    let matrix = memberships.matrix(&session).await?;
     blocking(move || PlanPreview::from(&core::plan(&matrix, &changes, &Limits::default()))).await
 }
 
 /// Applies the changes, reporting progress on `on_progress`, and journals the outcome.
 #[command]
 pub async fn apply_membership_changes(
-    accounts: State<'_, Accounts>,
-    local: State<'_, LocalServer>,
+    session: State<'_, Session>,
     memberships: State<'_, MembershipsState>,
     request: ChangesRequest,
     on_progress: Channel<ApplyProgress>,
 ) -> AppResult<ApplyOutcome> {
     let changes = changes(request)?;
-    let account = active_account(&accounts)?;
-    let client = active_client(&accounts, &local).await?;
-    let matrix = memberships.matrix(&accounts, &local).await?;
+    let account = session.account()?;
+    let client = session.client().await?;
+    let matrix = memberships.matrix(&session).await?;
     let applied = memberships
         .pipeline()
         .run::<Memberships>(
@@ -150,10 +146,10 @@ pub fn cancel_membership_apply(memberships: State<'_, MembershipsState>) -> bool
 /// The active account's applies, newest first.
 #[command]
 pub fn list_membership_applies(
-    accounts: State<'_, Accounts>,
+    session: State<'_, Session>,
     memberships: State<'_, MembershipsState>,
 ) -> AppResult<Vec<ApplySummary>> {
-    let account = active_account(&accounts)?;
+    let account = session.account()?;
     Ok(memberships
         .pipeline()
         .history::<Memberships>(account.id, HISTORY_LENGTH)?
@@ -165,11 +161,11 @@ pub fn list_membership_applies(
 /// The reverse of an apply (the latest when no id is given), for the UI to stage.
 #[command]
 pub fn undo_membership_apply(
-    accounts: State<'_, Accounts>,
+    session: State<'_, Session>,
     memberships: State<'_, MembershipsState>,
     request: UndoRequest,
 ) -> AppResult<Vec<Change>> {
-    let account = active_account(&accounts)?;
+    let account = session.account()?;
     memberships
         .pipeline()
         .undo::<Memberships>(account.id, request.id)?
@@ -196,15 +192,14 @@ pub(super) fn open_file(path: &Path) -> AppResult<std::fs::File> {
 /// Writes the grid (or its filtered part) as CSV.
 #[command]
 pub async fn export_memberships_csv(
-    accounts: State<'_, Accounts>,
-    local: State<'_, LocalServer>,
+    session: State<'_, Session>,
     memberships: State<'_, MembershipsState>,
     request: CsvExportRequest,
 ) -> AppResult<()> {
     let user_ids = request.user_ids.map(bounded).transpose()?;
     let stream_ids = request.stream_ids.map(bounded).transpose()?;
     let staged = bounded(request.staged)?;
-    let matrix = memberships.matrix(&accounts, &local).await?;
+    let matrix = memberships.matrix(&session).await?;
     let path = PathBuf::from(request.path.trim());
     blocking(move || -> AppResult<()> {
         let scope = ExportScope {
@@ -221,12 +216,11 @@ pub async fn export_memberships_csv(
 /// Reads a CSV and returns what it would change; nothing is applied.
 #[command]
 pub async fn import_memberships_csv(
-    accounts: State<'_, Accounts>,
-    local: State<'_, LocalServer>,
+    session: State<'_, Session>,
     memberships: State<'_, MembershipsState>,
     request: PathRequest,
 ) -> AppResult<CsvImportResult> {
-    let matrix = memberships.matrix(&accounts, &local).await?;
+    let matrix = memberships.matrix(&session).await?;
     let path = PathBuf::from(request.path.trim());
     blocking(move || -> AppResult<CsvImportResult> {
         let import = import_csv(&matrix, open_file(&path)?).map_err(weir_core::CoreError::from)?;
@@ -239,12 +233,11 @@ pub async fn import_memberships_csv(
 /// (nothing is applied).
 #[command]
 pub async fn plan_group_sync(
-    accounts: State<'_, Accounts>,
-    local: State<'_, LocalServer>,
+    session: State<'_, Session>,
     memberships: State<'_, MembershipsState>,
     request: GroupSyncRequest,
 ) -> AppResult<Vec<Change>> {
-    let matrix = memberships.matrix(&accounts, &local).await?;
+    let matrix = memberships.matrix(&session).await?;
     blocking(move || {
         matrix
             .sync_changes(request.stream_id, request.group_id, request.keep)
@@ -257,8 +250,7 @@ pub async fn plan_group_sync(
 /// people, for the UI to stage.
 #[command]
 pub async fn copy_memberships(
-    accounts: State<'_, Accounts>,
-    local: State<'_, LocalServer>,
+    session: State<'_, Session>,
     memberships: State<'_, MembershipsState>,
     request: CopyRequest,
 ) -> AppResult<Vec<Change>> {
@@ -268,7 +260,7 @@ pub async fn copy_memberships(
             request.to.len()
         )));
     }
-    let matrix = memberships.matrix(&accounts, &local).await?;
+    let matrix = memberships.matrix(&session).await?;
     blocking(move || {
         match request.from {
             Some(from) => matrix.copy_changes(from, &request.to),

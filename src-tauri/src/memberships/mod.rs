@@ -10,14 +10,12 @@ pub mod wire;
 use std::path::Path;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use weir_core::Accounts;
 use weir_core::channels::{LoadedChannels, load_channels};
 use weir_core::memberships::{Journal, Matrix, load_matrix};
 use weir_core::pipeline::Pipeline;
 
 use crate::error::AppResult;
-use crate::local_server::LocalServer;
-use crate::state::{active_account, active_client};
+use crate::state::Session;
 
 pub struct MembershipsState {
     pipeline: Pipeline,
@@ -44,9 +42,9 @@ impl MembershipsState {
     }
 
     /// Loads the active account's grid from the server and keeps it.
-    pub async fn reload(&self, accounts: &Accounts, local: &LocalServer) -> AppResult<Arc<Matrix>> {
-        let account = active_account(accounts)?;
-        let client = active_client(accounts, local).await?;
+    pub async fn reload(&self, session: &Session) -> AppResult<Arc<Matrix>> {
+        let account = session.account()?;
+        let client = session.client().await?;
         let matrix = Arc::new(load_matrix(&client).await?);
         *self.loaded.lock().unwrap_or_else(PoisonError::into_inner) =
             Some((account.id, Arc::clone(&matrix)));
@@ -54,8 +52,8 @@ impl MembershipsState {
     }
 
     /// The grid last loaded for the active account, or a fresh one.
-    pub async fn matrix(&self, accounts: &Accounts, local: &LocalServer) -> AppResult<Arc<Matrix>> {
-        let account = active_account(accounts)?;
+    pub async fn matrix(&self, session: &Session) -> AppResult<Arc<Matrix>> {
+        let account = session.account()?;
         let cached = self
             .loaded
             .lock()
@@ -65,7 +63,7 @@ impl MembershipsState {
             .map(|(_, matrix)| Arc::clone(matrix));
         match cached {
             Some(matrix) => Ok(matrix),
-            None => self.reload(accounts, local).await,
+            None => self.reload(session).await,
         }
     }
 
@@ -76,13 +74,9 @@ impl MembershipsState {
     }
 
     /// Loads the active account's channel table from the server and keeps it.
-    pub async fn reload_channels(
-        &self,
-        accounts: &Accounts,
-        local: &LocalServer,
-    ) -> AppResult<Arc<LoadedChannels>> {
-        let account = active_account(accounts)?;
-        let client = active_client(accounts, local).await?;
+    pub async fn reload_channels(&self, session: &Session) -> AppResult<Arc<LoadedChannels>> {
+        let account = session.account()?;
+        let client = session.client().await?;
         let loaded = Arc::new(load_channels(&client).await?);
         *self.channels.lock().unwrap_or_else(PoisonError::into_inner) =
             Some((account.id, Arc::clone(&loaded)));
@@ -90,12 +84,8 @@ impl MembershipsState {
     }
 
     /// The channel table last loaded for the active account, or a fresh one.
-    pub async fn channels(
-        &self,
-        accounts: &Accounts,
-        local: &LocalServer,
-    ) -> AppResult<Arc<LoadedChannels>> {
-        let account = active_account(accounts)?;
+    pub async fn channels(&self, session: &Session) -> AppResult<Arc<LoadedChannels>> {
+        let account = session.account()?;
         let cached = self
             .channels
             .lock()
@@ -105,7 +95,7 @@ impl MembershipsState {
             .map(|(_, loaded)| Arc::clone(loaded));
         match cached {
             Some(loaded) => Ok(loaded),
-            None => self.reload_channels(accounts, local).await,
+            None => self.reload_channels(session).await,
         }
     }
 
