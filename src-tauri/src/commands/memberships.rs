@@ -78,7 +78,7 @@ pub async fn load_memberships(
         // walk over every arena runs beside the answer's way to the page, not before it.
         tokio::task::spawn_blocking(|| {
             let started = std::time::Instant::now();
-            let released = weir_heap::release_free_pages();
+            let released = weir_malloc_trim::release_free_pages();
             let ms = started.elapsed().as_millis();
             tracing::info!(released, ms, "heap left free by the grid's load returned");
         });
