@@ -38,7 +38,8 @@ impl AppError {
     pub fn code(&self) -> IpcErrorCode {
         match self {
             Self::Core(error) => error.code(),
-            Self::Server(_) | Self::ServerUnavailable => IpcErrorCode::ServerUnavailable,
+            Self::Server(error) => server_code(error),
+            Self::ServerUnavailable => IpcErrorCode::ServerUnavailable,
             Self::InvalidInput(_) => IpcErrorCode::InvalidInput,
             Self::NotFound(_) | Self::NoActiveAccount => IpcErrorCode::NotFound,
             Self::Busy(_) => IpcErrorCode::Busy,
@@ -51,6 +52,20 @@ impl AppError {
     pub fn io(context: impl Into<String>) -> impl FnOnce(std::io::Error) -> Self {
         let context = context.into();
         move |source| Self::Io { context, source }
+    }
+}
+
+/// The code of a local-server failure, by its cause: its disk or files (`io`), its
+/// database (`database`), its seed (`invalid_input`: the data it was given is wrong,
+/// and trying again will not help); only the rest is "not available right now".
+fn server_code(error: &weir_server::Error) -> IpcErrorCode {
+    use weir_server::Error;
+    match error {
+        Error::Io(_) | Error::Storage(_) => IpcErrorCode::Io,
+        Error::Database(_) | Error::WriterStopped => IpcErrorCode::Database,
+        Error::Seed(_) => IpcErrorCode::InvalidInput,
+        Error::Internal(_) => IpcErrorCode::Internal,
+        Error::Api(_) => IpcErrorCode::ServerUnavailable,
     }
 }
 
@@ -122,6 +137,26 @@ mod tests {
         let io = AppError::io("cannot write /x.csv")(std::io::Error::other("disk full"));
         assert_eq!(io.to_string(), "cannot write /x.csv: disk full");
         assert_eq!(code(io), Some(serde_json::json!("io")));
+    }
+
+    #[test]
+    fn local_server_failures_say_what_failed() {
+        use weir_server::Error;
+        use weir_server::error::Storage;
+        let code = |error: Error| AppError::Server(error).code();
+        assert_eq!(
+            code(Error::Io(std::io::Error::other("no space"))),
+            IpcErrorCode::Io
+        );
+        assert_eq!(code(Error::Storage(Storage::DiskFull)), IpcErrorCode::Io);
+        assert_eq!(code(Error::WriterStopped), IpcErrorCode::Database);
+        let seed = AppError::Server(Error::Seed("people[3]: no email".into()));
+        assert_eq!(seed.code(), IpcErrorCode::InvalidInput);
+        assert!(
+            seed.to_string()
+                .contains("invalid seed: people[3]: no email")
+        );
+        assert_eq!(code(Error::Internal("x".into())), IpcErrorCode::Internal);
     }
 
     /// A `Write` into a shared buffer, for reading back what was logged.

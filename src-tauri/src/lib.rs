@@ -2,6 +2,7 @@
 //! Commands are thin; the logic lives in the crates, tested without Tauri.
 
 pub mod bindings;
+pub mod channels;
 pub mod clipboard;
 pub mod commands;
 pub mod error;
@@ -49,9 +50,9 @@ pub fn run() {
     match app {
         Ok(app) => app.run(|handle, event| {
             if let tauri::RunEvent::Exit = event
-                && let Some(local) = handle.try_state::<LocalServer>()
+                && let Some(session) = handle.try_state::<state::Session>()
             {
-                tauri::async_runtime::block_on(local.stop());
+                tauri::async_runtime::block_on(session.local().stop());
             }
         }),
         Err(error) => {

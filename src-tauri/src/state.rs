@@ -1,7 +1,8 @@
 //! The app's state, opened once at start-up (or by tests, with their own parts) and
-//! handed to Tauri as one managed state per concern: [`Accounts`] (the account list and
-//! keyring), [`LocalServer`], [`KeyringProbe`] and [`MembershipsState`]. Each command
-//! takes only the ones it needs.
+//! handed to Tauri as one managed state per concern: the [`Session`] (the account list
+//! with the keyring, and the local server: together, the active account and the way to
+//! its server), the [`KeyringProbe`] and the [`MembershipsState`]. Each command takes
+//! only the ones it needs.
 //!
 //! Opening is quick (two small SQLite files); the slow parts of a start, the local
 //! server (on a fresh data dir: creating and seeding its database) and the keyring probe
@@ -74,10 +75,62 @@ impl KeyringProbe {
     }
 }
 
-/// Every managed state, before it is handed to Tauri.
-pub struct WeirState {
+/// The active account and the way to its server: the account list (with the keyring)
+/// and the local server, the demo account's server. Every command that reaches a server
+/// takes this one state and asks it for the client.
+pub struct Session {
     accounts: Accounts,
     local: LocalServer,
+}
+
+impl Session {
+    pub fn new(accounts: Accounts, local: LocalServer) -> Self {
+        Self { accounts, local }
+    }
+
+    pub fn accounts(&self) -> &Accounts {
+        &self.accounts
+    }
+
+    pub fn local(&self) -> &LocalServer {
+        &self.local
+    }
+
+    /// The active account.
+    pub fn account(&self) -> AppResult<Account> {
+        self.accounts.active()?.ok_or(AppError::NoActiveAccount)
+    }
+
+    /// The client for the active account: the local server's for the demo (starting it
+    /// if needed).
+    pub async fn client(&self) -> AppResult<ZulipClient> {
+        let account = self.account()?;
+        if account.is_demo {
+            return self.local.demo_client().await;
+        }
+        Ok(self.accounts.client_for(account.id).await?)
+    }
+
+    /// The active account's bots, through its client.
+    pub async fn bots(&self) -> AppResult<BotManager<'_>> {
+        let account = self.account()?;
+        let client = self.client().await?;
+        Ok(self.accounts.bots(account, client))
+    }
+
+    /// The demo account, added again if it was removed.
+    pub fn ensure_demo_account(&self) -> AppResult<Account> {
+        Ok(self.accounts.ensure_demo(
+            DEMO_SITE,
+            weir_server::DEMO_OWNER_EMAIL,
+            "Lumen Labs (demo)",
+        )?)
+    }
+}
+
+/// Every managed state, before it is handed to Tauri.
+pub struct WeirState {
+    session: Session,
     keyring: KeyringProbe,
     memberships: MembershipsState,
 }
@@ -100,8 +153,7 @@ impl WeirState {
         let store = AccountStore::open(&data_dir.join("accounts.sqlite3"))?;
         let accounts = Accounts::new(store, secrets, ClientConfig::default());
         Ok(Self {
-            accounts,
-            local: LocalServer::new(data_dir.join("server")),
+            session: Session::new(accounts, LocalServer::new(data_dir.join("server"))),
             keyring,
             memberships: MembershipsState::open(data_dir)?,
         })
@@ -117,7 +169,7 @@ impl WeirState {
     /// probe.
     pub async fn start(&self) -> AppResult<()> {
         if self.demo_is_active()? {
-            self.local.ensure_started().await?;
+            self.session.local.ensure_started().await?;
         }
         self.keyring.status().await;
         Ok(())
@@ -127,7 +179,7 @@ impl WeirState {
     /// the async runtime. Commands that need either wait for it.
     pub fn start_in_background(&self) -> AppResult<()> {
         if self.demo_is_active()? {
-            self.local.start_in_background();
+            self.session.local.start_in_background();
         }
         let keyring = self.keyring.clone();
         tauri::async_runtime::spawn(async move { keyring.status().await });
@@ -137,60 +189,24 @@ impl WeirState {
     /// Adds the demo account on first start (no accounts) and makes it active; whether
     /// the active account is the demo.
     fn demo_is_active(&self) -> AppResult<bool> {
-        if self.accounts.list()?.is_empty() {
-            let demo = ensure_demo_account(&self.accounts)?;
-            self.accounts.set_active(Some(demo.id))?;
+        let accounts = &self.session.accounts;
+        if accounts.list()?.is_empty() {
+            let demo = self.session.ensure_demo_account()?;
+            accounts.set_active(Some(demo.id))?;
         }
-        Ok(self
-            .accounts
-            .active()?
-            .is_some_and(|account| account.is_demo))
+        Ok(accounts.active()?.is_some_and(|account| account.is_demo))
     }
 
-    pub fn accounts(&self) -> &Accounts {
-        &self.accounts
-    }
-
-    pub fn local(&self) -> &LocalServer {
-        &self.local
+    pub fn session(&self) -> &Session {
+        &self.session
     }
 
     /// Hands each part to Tauri as its own managed state.
     pub fn manage<R: Runtime>(self, app: &impl Manager<R>) {
-        app.manage(self.accounts);
-        app.manage(self.local);
+        app.manage(self.session);
         app.manage(self.keyring);
         app.manage(self.memberships);
     }
-}
-
-/// The demo account, added again if it was removed.
-pub fn ensure_demo_account(accounts: &Accounts) -> AppResult<Account> {
-    Ok(accounts.ensure_demo(
-        DEMO_SITE,
-        weir_server::DEMO_OWNER_EMAIL,
-        "Lumen Labs (demo)",
-    )?)
-}
-
-pub fn active_account(accounts: &Accounts) -> AppResult<Account> {
-    accounts.active()?.ok_or(AppError::NoActiveAccount)
-}
-
-/// The client for the active account: the local server's for the demo.
-pub async fn active_client(accounts: &Accounts, local: &LocalServer) -> AppResult<ZulipClient> {
-    let account = active_account(accounts)?;
-    if account.is_demo {
-        return local.demo_client().await;
-    }
-    Ok(accounts.client_for(account.id).await?)
-}
-
-/// The active account's bots, through its client.
-pub async fn bots<'a>(accounts: &'a Accounts, local: &LocalServer) -> AppResult<BotManager<'a>> {
-    let account = active_account(accounts)?;
-    let client = active_client(accounts, local).await?;
-    Ok(accounts.bots(account, client))
 }
 
 /// Asks the keyring for a key that does not exist: any answer but "unavailable" means

@@ -17,12 +17,14 @@
 
 pub mod accounts;
 pub mod bots;
+pub mod channels;
 pub mod client;
 pub mod clock;
 pub mod error;
 pub mod keyring;
 pub mod memberships;
 pub mod organization;
+pub mod pipeline;
 pub mod secret;
 pub mod site;
 mod sqlite;

@@ -178,7 +178,7 @@ fn serve(mut engine: Option<Engine>, queue: &Receiver<Job>) {
             // Dropping the runtime frees its whole heap; glibc keeps freed pages until
             // asked, so ask.
             drop(engine.take());
-            weir_heap::release_free_pages();
+            weir_malloc_trim::release_free_pages();
             engine = Engine::start();
         }
     }

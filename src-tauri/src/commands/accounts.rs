@@ -5,12 +5,12 @@ use serde::{Deserialize, Serialize};
 use tauri::State;
 use ts_rs::TS;
 use weir_core::zuliprc::expand_home;
-use weir_core::{Account, Accounts, NewAccount, Secret};
+use weir_core::{Account, NewAccount, Secret};
 
 use super::{PathRequest, command};
 use crate::error::AppResult;
-use crate::local_server::{LocalServer, LocalServerStatus};
-use crate::state::{KeyringProbe, KeyringStatus};
+use crate::local_server::LocalServerStatus;
+use crate::state::{KeyringProbe, KeyringStatus, Session};
 
 #[derive(Debug, Clone, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
@@ -69,9 +69,10 @@ pub struct AccountIdRequest {
 }
 
 /// Every account, the demo's site shown as the local server's current URL.
-pub async fn summaries(accounts: &Accounts, local: &LocalServer) -> AppResult<Vec<AccountSummary>> {
+pub async fn summaries(session: &Session) -> AppResult<Vec<AccountSummary>> {
+    let accounts = session.accounts();
     let active = accounts.active()?.map(|account| account.id);
-    let local_url = local.url().await;
+    let local_url = session.local().url().await;
     Ok(accounts
         .list()?
         .into_iter()
@@ -79,13 +80,13 @@ pub async fn summaries(accounts: &Accounts, local: &LocalServer) -> AppResult<Ve
         .collect())
 }
 
-async fn summary_of(
-    account: &Account,
-    accounts: &Accounts,
-    local: &LocalServer,
-) -> AppResult<AccountSummary> {
-    let active = accounts.active()?.map(|active| active.id);
-    Ok(summary(account, active, local.url().await.as_deref()))
+async fn summary_of(account: &Account, session: &Session) -> AppResult<AccountSummary> {
+    let active = session.accounts().active()?.map(|active| active.id);
+    Ok(summary(
+        account,
+        active,
+        session.local().url().await.as_deref(),
+    ))
 }
 
 fn summary(account: &Account, active: Option<i64>, local_url: Option<&str>) -> AccountSummary {
@@ -106,13 +107,14 @@ fn summary(account: &Account, active: Option<i64>, local_url: Option<&str>) -> A
 
 #[command]
 pub async fn app_status(
-    accounts: State<'_, Accounts>,
-    local: State<'_, LocalServer>,
+    session: State<'_, Session>,
     keyring: State<'_, KeyringProbe>,
 ) -> AppResult<AppStatus> {
+    let accounts = session.accounts();
+    let local = session.local();
     let status = AppStatus {
         active_account_id: accounts.active()?.map(|account| account.id),
-        accounts: summaries(&accounts, &local).await?,
+        accounts: summaries(&session).await?,
         local_server: local.status().await,
         keyring: keyring.status().await,
         home_dir: std::env::home_dir().map(|home| home.display().to_string()),
@@ -126,38 +128,35 @@ pub async fn app_status(
 }
 
 #[command]
-pub async fn list_accounts(
-    accounts: State<'_, Accounts>,
-    local: State<'_, LocalServer>,
-) -> AppResult<Vec<AccountSummary>> {
-    summaries(&accounts, &local).await
+pub async fn list_accounts(session: State<'_, Session>) -> AppResult<Vec<AccountSummary>> {
+    summaries(&session).await
 }
 
 /// Checks the credentials against the server, stores the key in the keyring and makes
 /// the new account active.
 #[command]
 pub async fn add_account(
-    accounts: State<'_, Accounts>,
-    local: State<'_, LocalServer>,
+    session: State<'_, Session>,
     request: AddAccountRequest,
 ) -> AppResult<AccountSummary> {
+    let accounts = session.accounts();
     let new = NewAccount::new(request.site.trim(), request.email.trim(), request.api_key);
     let account = accounts.add_account(new).await?;
     accounts.set_active(Some(account.id))?;
-    summary_of(&account, &accounts, &local).await
+    summary_of(&account, &session).await
 }
 
 #[command]
 pub async fn import_zuliprc(
-    accounts: State<'_, Accounts>,
-    local: State<'_, LocalServer>,
+    session: State<'_, Session>,
     request: ImportZuliprcRequest,
 ) -> AppResult<ImportZuliprcResponse> {
+    let accounts = session.accounts();
     let path = expand_home(request.path.trim());
     let imported = accounts.import_zuliprc(&path).await?;
     accounts.set_active(Some(imported.account.id))?;
     Ok(ImportZuliprcResponse {
-        account: summary_of(&imported.account, &accounts, &local).await?,
+        account: summary_of(&imported.account, &session).await?,
         path: path.display().to_string(),
         can_delete_file: imported.can_delete_file,
     })
@@ -174,24 +173,26 @@ pub async fn delete_zuliprc(request: PathRequest) -> AppResult<()> {
 
 #[command]
 pub async fn switch_account(
-    accounts: State<'_, Accounts>,
-    local: State<'_, LocalServer>,
+    session: State<'_, Session>,
     request: AccountIdRequest,
 ) -> AppResult<AccountSummary> {
+    let accounts = session.accounts();
+    let local = session.local();
     let account = accounts.get(request.id)?;
     if account.is_demo {
         local.ensure_started().await?;
     }
     accounts.set_active(Some(account.id))?;
-    summary_of(&account, &accounts, &local).await
+    summary_of(&account, &session).await
 }
 
 /// Removes an account (and its keyring entry); the next one becomes active if it was.
 #[command]
 pub async fn remove_account(
-    accounts: State<'_, Accounts>,
+    session: State<'_, Session>,
     request: AccountIdRequest,
 ) -> AppResult<()> {
+    let accounts = session.accounts();
     Ok(accounts.remove(request.id).await?)
 }
 

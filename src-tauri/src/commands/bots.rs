@@ -4,7 +4,6 @@ use serde::Deserialize;
 use tauri::{AppHandle, Runtime, State};
 use tauri_plugin_dialog::DialogExt;
 use ts_rs::TS;
-use weir_core::Accounts;
 use weir_core::bots::OwnedBot;
 use weir_core::organization::BotSummary;
 
@@ -12,8 +11,7 @@ use super::command;
 use super::webhooks::RememberedWebhookUrl;
 use crate::clipboard::copy_secret;
 use crate::error::{AppError, AppResult};
-use crate::local_server::LocalServer;
-use crate::state::bots;
+use crate::state::Session;
 
 #[derive(Debug, Clone, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
@@ -41,22 +39,18 @@ fn summary(bot: OwnedBot) -> BotSummary {
 
 /// The active account's bots; keys the server offers are stored in the keyring.
 #[command]
-pub async fn list_bots(
-    accounts: State<'_, Accounts>,
-    local: State<'_, LocalServer>,
-) -> AppResult<Vec<BotSummary>> {
-    let bots = bots(&accounts, &local).await?.list().await?;
+pub async fn list_bots(session: State<'_, Session>) -> AppResult<Vec<BotSummary>> {
+    let bots = session.bots().await?.list().await?;
     Ok(bots.into_iter().map(summary).collect())
 }
 
 /// Creates an incoming-webhook bot; its key goes straight to the keyring.
 #[command]
 pub async fn create_bot(
-    accounts: State<'_, Accounts>,
-    local: State<'_, LocalServer>,
+    session: State<'_, Session>,
     request: CreateBotRequest,
 ) -> AppResult<BotSummary> {
-    let bots = bots(&accounts, &local).await?;
+    let bots = session.bots().await?;
     Ok(summary(
         bots.create(&request.full_name, &request.short_name).await?,
     ))
@@ -65,11 +59,10 @@ pub async fn create_bot(
 /// The key itself, for an explicit Reveal.
 #[command]
 pub async fn reveal_bot_key(
-    accounts: State<'_, Accounts>,
-    local: State<'_, LocalServer>,
+    session: State<'_, Session>,
     request: BotIdRequest,
 ) -> AppResult<String> {
-    let key = bots(&accounts, &local).await?.key(request.user_id).await?;
+    let key = session.bots().await?.key(request.user_id).await?;
     Ok(key.expose().to_owned())
 }
 
@@ -77,11 +70,10 @@ pub async fn reveal_bot_key(
 #[command]
 pub async fn copy_bot_key<R: Runtime>(
     app: AppHandle<R>,
-    accounts: State<'_, Accounts>,
-    local: State<'_, LocalServer>,
+    session: State<'_, Session>,
     request: BotIdRequest,
 ) -> AppResult<Option<u64>> {
-    let key = bots(&accounts, &local).await?.key(request.user_id).await?;
+    let key = session.bots().await?.key(request.user_id).await?;
     copy_secret(&app, key)
 }
 
@@ -89,14 +81,10 @@ pub async fn copy_bot_key<R: Runtime>(
 #[command]
 pub async fn copy_bot_zuliprc<R: Runtime>(
     app: AppHandle<R>,
-    accounts: State<'_, Accounts>,
-    local: State<'_, LocalServer>,
+    session: State<'_, Session>,
     request: BotIdRequest,
 ) -> AppResult<Option<u64>> {
-    let text = bots(&accounts, &local)
-        .await?
-        .zuliprc(request.user_id)
-        .await?;
+    let text = session.bots().await?.zuliprc(request.user_id).await?;
     copy_secret(&app, text)
 }
 
@@ -105,14 +93,10 @@ pub async fn copy_bot_zuliprc<R: Runtime>(
 #[command]
 pub async fn save_bot_zuliprc<R: Runtime>(
     app: AppHandle<R>,
-    accounts: State<'_, Accounts>,
-    local: State<'_, LocalServer>,
+    session: State<'_, Session>,
     request: BotIdRequest,
 ) -> AppResult<Option<String>> {
-    let text = bots(&accounts, &local)
-        .await?
-        .zuliprc(request.user_id)
-        .await?;
+    let text = session.bots().await?.zuliprc(request.user_id).await?;
     let chosen = tauri::async_runtime::spawn_blocking(move || {
         app.dialog()
             .file()
@@ -145,11 +129,11 @@ fn write_private(path: &std::path::Path, text: &str) -> AppResult<()> {
 /// Regenerates the key after the UI's confirmation; answers the URLs to paste again.
 #[command]
 pub async fn regenerate_bot_key(
-    accounts: State<'_, Accounts>,
-    local: State<'_, LocalServer>,
+    session: State<'_, Session>,
     request: BotIdRequest,
 ) -> AppResult<Vec<RememberedWebhookUrl>> {
-    let urls = bots(&accounts, &local)
+    let urls = session
+        .bots()
         .await?
         .regenerate_key(request.user_id)
         .await?;
@@ -157,25 +141,11 @@ pub async fn regenerate_bot_key(
 }
 
 #[command]
-pub async fn deactivate_bot(
-    accounts: State<'_, Accounts>,
-    local: State<'_, LocalServer>,
-    request: BotIdRequest,
-) -> AppResult<()> {
-    Ok(bots(&accounts, &local)
-        .await?
-        .deactivate(request.user_id)
-        .await?)
+pub async fn deactivate_bot(session: State<'_, Session>, request: BotIdRequest) -> AppResult<()> {
+    Ok(session.bots().await?.deactivate(request.user_id).await?)
 }
 
 #[command]
-pub async fn reactivate_bot(
-    accounts: State<'_, Accounts>,
-    local: State<'_, LocalServer>,
-    request: BotIdRequest,
-) -> AppResult<()> {
-    Ok(bots(&accounts, &local)
-        .await?
-        .reactivate(request.user_id)
-        .await?)
+pub async fn reactivate_bot(session: State<'_, Session>, request: BotIdRequest) -> AppResult<()> {
+    Ok(session.bots().await?.reactivate(request.user_id).await?)
 }

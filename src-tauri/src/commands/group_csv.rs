@@ -5,28 +5,26 @@
 use std::path::PathBuf;
 
 use tauri::State;
-use weir_core::Accounts;
 use weir_core::memberships::{GroupExportScope, export_group_csv, import_group_csv};
 
 use super::memberships::{blocking, bounded, create_file, open_file};
 use super::{PathRequest, command};
 use crate::error::AppResult;
-use crate::local_server::LocalServer;
 use crate::memberships::MembershipsState;
 use crate::memberships::group_csv::{GroupCsvExportRequest, GroupCsvImportResult};
+use crate::state::Session;
 
 /// Writes people × groups (the page's people and groups) as CSV.
 #[command]
 pub async fn export_groups_csv(
-    accounts: State<'_, Accounts>,
-    local: State<'_, LocalServer>,
+    session: State<'_, Session>,
     memberships: State<'_, MembershipsState>,
     request: GroupCsvExportRequest,
 ) -> AppResult<()> {
     let user_ids = request.user_ids.map(bounded).transpose()?;
     let group_ids = request.group_ids.map(bounded).transpose()?;
     let staged = bounded(request.staged)?;
-    let matrix = memberships.matrix(&accounts, &local).await?;
+    let matrix = memberships.matrix(&session).await?;
     let path = PathBuf::from(request.path.trim());
     blocking(move || -> AppResult<()> {
         let scope = GroupExportScope {
@@ -44,12 +42,11 @@ pub async fn export_groups_csv(
 /// Reads a CSV of people × groups and returns what it would change; nothing is applied.
 #[command]
 pub async fn import_groups_csv(
-    accounts: State<'_, Accounts>,
-    local: State<'_, LocalServer>,
+    session: State<'_, Session>,
     memberships: State<'_, MembershipsState>,
     request: PathRequest,
 ) -> AppResult<GroupCsvImportResult> {
-    let matrix = memberships.matrix(&accounts, &local).await?;
+    let matrix = memberships.matrix(&session).await?;
     let path = PathBuf::from(request.path.trim());
     blocking(move || -> AppResult<GroupCsvImportResult> {
         let import =

@@ -1,31 +1,29 @@
-//! The memberships grid: load, plan, apply (progress over a channel), cancel, history,
-//! undo, CSV. Each command parses, calls `weir_core::memberships` and maps the answer;
+//! The memberships grid: load, plan, apply (progress over a channel, through weir-core's
+//! pipeline), cancel, history, undo, CSV. Each command parses, calls `weir_core::memberships` and maps the answer;
 //! CPU-heavy steps (planning, CSV, building the grid's answer) run off the async workers.
 
 use std::path::{Path, PathBuf};
 
 use tauri::State;
 use tauri::ipc::Channel;
-use weir_core::Accounts;
+use weir_core::Account;
 use weir_core::memberships::{
-    self as core, ApplyOptions, Change, ExportScope, JournalAccount, Limits, apply, export_csv,
-    import_csv,
+    self as core, Change, ExportScope, JournalAccount, Limits, export_csv, import_csv,
 };
+use weir_core::pipeline::Memberships;
 
 use super::{PathRequest, command};
 use crate::error::{AppError, AppResult};
-use crate::local_server::LocalServer;
 use crate::memberships::MembershipsState;
 use crate::memberships::dto::{
-    ApplyOutcome, ApplyProgress, ApplySummary, ChangesRequest, CopyRequest, CreateGroupRequest,
-    CsvExportRequest, CsvImportResult, GroupChangesRequest, GroupPlanPreview, GroupSyncRequest,
-    MAX_CHANGES, MAX_COPY_TARGETS, MAX_GROUP_DESCRIPTION, MAX_GROUP_NAME, PlanPreview, UndoRequest,
+    ApplyOutcome, ApplyProgress, ApplySummary, ChangesRequest, CopyRequest, CsvExportRequest,
+    CsvImportResult, GroupSyncRequest, MAX_CHANGES, MAX_COPY_TARGETS, PlanPreview, UndoRequest,
 };
 use crate::memberships::wire::{self, GridAnswer};
-use crate::state::{active_account, active_client};
+use crate::state::Session;
 
 /// How many applies the history shows.
-const HISTORY_LENGTH: usize = 200;
+pub(super) const HISTORY_LENGTH: usize = 200;
 /// Grids whose answer passes this (some 10,000 people) return the heap their load left
 /// free; smaller loads leave too little to be worth a walk of every arena.
 const RELEASE_HEAP_ABOVE_BYTES: usize = 1024 * 1024;
@@ -57,11 +55,10 @@ fn changes(request: ChangesRequest) -> AppResult<Vec<core::Change>> {
 /// in binary (`memberships::wire`).
 #[command]
 pub async fn load_memberships(
-    accounts: State<'_, Accounts>,
-    local: State<'_, LocalServer>,
+    session: State<'_, Session>,
     memberships: State<'_, MembershipsState>,
 ) -> AppResult<GridAnswer> {
-    let matrix = memberships.reload(&accounts, &local).await?;
+    let matrix = memberships.reload(&session).await?;
     let answer = blocking(move || {
         let started = std::time::Instant::now();
         let answer = wire::encode(&matrix)?;
@@ -81,7 +78,7 @@ pub async fn load_memberships(
         // walk over every arena runs beside the answer's way to the page, not before it.
         tokio::task::spawn_blocking(|| {
             let started = std::time::Instant::now();
-            let released = weir_heap::release_free_pages();
+            let released = weir_malloc_trim::release_free_pages();
             let ms = started.elapsed().as_millis();
             tracing::info!(released, ms, "heap left free by the grid's load returned");
         });
@@ -92,66 +89,55 @@ pub async fn load_memberships(
 /// The calls an apply of these changes would make.
 #[command]
 pub async fn plan_membership_changes(
-    accounts: State<'_, Accounts>,
-    local: State<'_, LocalServer>,
+    session: State<'_, Session>,
     memberships: State<'_, MembershipsState>,
     request: ChangesRequest,
 ) -> AppResult<PlanPreview> {
     let changes = changes(request)?;
-    let matrix = memberships.matrix(&accounts, &local).await?;
+    let matrix = memberships.matrix(&session).await?;
     blocking(move || PlanPreview::from(&core::plan(&matrix, &changes, &Limits::default()))).await
 }
 
 /// Applies the changes, reporting progress on `on_progress`, and journals the outcome.
 #[command]
 pub async fn apply_membership_changes(
-    accounts: State<'_, Accounts>,
-    local: State<'_, LocalServer>,
+    session: State<'_, Session>,
     memberships: State<'_, MembershipsState>,
     request: ChangesRequest,
     on_progress: Channel<ApplyProgress>,
 ) -> AppResult<ApplyOutcome> {
     let changes = changes(request)?;
-    let account = active_account(&accounts)?;
-    let client = active_client(&accounts, &local).await?;
-    let matrix = memberships.matrix(&accounts, &local).await?;
-    let planned = {
-        let changes = changes.clone();
-        blocking(move || core::plan(&matrix, &changes, &Limits::default())).await?
-    };
-    let running = memberships.begin_apply()?;
-    let report = apply(
-        &client,
-        &planned,
-        &ApplyOptions::default(),
-        running.cancel(),
-        |progress| {
-            // A closed channel (the page went away) must not stop the apply.
-            let _ = on_progress.send(ApplyProgress::from(progress));
-        },
-    )
-    .await;
-    drop(running);
-    memberships.forget();
-    let journal_id = if report.cells.is_empty() {
-        None
-    } else {
-        let who = JournalAccount {
-            account_id: account.id,
-            site: &account.site,
-            email: &account.email,
-        };
-        Some(memberships.journal().record(
-            &who,
-            &changes,
-            &report,
-            weir_core::clock::unix_seconds(),
-        )?)
-    };
-    Ok(ApplyOutcome::new(&report, journal_id))
+    let account = session.account()?;
+    let client = session.client().await?;
+    let matrix = memberships.matrix(&session).await?;
+    let applied = memberships
+        .pipeline()
+        .run::<Memberships>(
+            &client,
+            &journal_account(&account),
+            matrix,
+            changes,
+            || memberships.forget(),
+            |progress| {
+                // A closed channel (the page went away) must not stop the apply.
+                let _ = on_progress.send(ApplyProgress::from(progress));
+            },
+        )
+        .await?;
+    Ok(ApplyOutcome::new(&applied.report, applied.journal_id))
 }
 
-/// Stops the running apply before its next request.
+/// Who applies, as the journal records it.
+pub(super) fn journal_account(account: &Account) -> JournalAccount<'_> {
+    JournalAccount {
+        account_id: account.id,
+        site: &account.site,
+        email: &account.email,
+    }
+}
+
+/// Stops the running apply before its next request (any page's: one apply runs at a
+/// time).
 #[command]
 pub fn cancel_membership_apply(memberships: State<'_, MembershipsState>) -> bool {
     memberships.cancel()
@@ -160,13 +146,13 @@ pub fn cancel_membership_apply(memberships: State<'_, MembershipsState>) -> bool
 /// The active account's applies, newest first.
 #[command]
 pub fn list_membership_applies(
-    accounts: State<'_, Accounts>,
+    session: State<'_, Session>,
     memberships: State<'_, MembershipsState>,
 ) -> AppResult<Vec<ApplySummary>> {
-    let account = active_account(&accounts)?;
+    let account = session.account()?;
     Ok(memberships
-        .journal()
-        .list(account.id, HISTORY_LENGTH)?
+        .pipeline()
+        .history::<Memberships>(account.id, HISTORY_LENGTH)?
         .into_iter()
         .map(Into::into)
         .collect())
@@ -175,17 +161,20 @@ pub fn list_membership_applies(
 /// The reverse of an apply (the latest when no id is given), for the UI to stage.
 #[command]
 pub fn undo_membership_apply(
-    accounts: State<'_, Accounts>,
+    session: State<'_, Session>,
     memberships: State<'_, MembershipsState>,
     request: UndoRequest,
 ) -> AppResult<Vec<Change>> {
-    let account = active_account(&accounts)?;
-    let entry = match request.id {
-        Some(id) => memberships.journal().get(account.id, id)?,
-        None => memberships.journal().last(account.id)?,
-    };
-    let entry = entry.ok_or_else(|| AppError::NotFound("no such apply to undo".into()))?;
-    Ok(entry.reverse())
+    let account = session.account()?;
+    memberships
+        .pipeline()
+        .undo::<Memberships>(account.id, request.id)?
+        .ok_or_else(no_such_apply)
+}
+
+/// Undo named an apply the journal does not have (for this account and page).
+pub(super) fn no_such_apply() -> AppError {
+    AppError::NotFound("no such apply to undo".into())
 }
 
 /// A CSV file to write, buffered.
@@ -203,15 +192,14 @@ pub(super) fn open_file(path: &Path) -> AppResult<std::fs::File> {
 /// Writes the grid (or its filtered part) as CSV.
 #[command]
 pub async fn export_memberships_csv(
-    accounts: State<'_, Accounts>,
-    local: State<'_, LocalServer>,
+    session: State<'_, Session>,
     memberships: State<'_, MembershipsState>,
     request: CsvExportRequest,
 ) -> AppResult<()> {
     let user_ids = request.user_ids.map(bounded).transpose()?;
     let stream_ids = request.stream_ids.map(bounded).transpose()?;
     let staged = bounded(request.staged)?;
-    let matrix = memberships.matrix(&accounts, &local).await?;
+    let matrix = memberships.matrix(&session).await?;
     let path = PathBuf::from(request.path.trim());
     blocking(move || -> AppResult<()> {
         let scope = ExportScope {
@@ -228,12 +216,11 @@ pub async fn export_memberships_csv(
 /// Reads a CSV and returns what it would change; nothing is applied.
 #[command]
 pub async fn import_memberships_csv(
-    accounts: State<'_, Accounts>,
-    local: State<'_, LocalServer>,
+    session: State<'_, Session>,
     memberships: State<'_, MembershipsState>,
     request: PathRequest,
 ) -> AppResult<CsvImportResult> {
-    let matrix = memberships.matrix(&accounts, &local).await?;
+    let matrix = memberships.matrix(&session).await?;
     let path = PathBuf::from(request.path.trim());
     blocking(move || -> AppResult<CsvImportResult> {
         let import = import_csv(&matrix, open_file(&path)?).map_err(weir_core::CoreError::from)?;
@@ -246,12 +233,11 @@ pub async fn import_memberships_csv(
 /// (nothing is applied).
 #[command]
 pub async fn plan_group_sync(
-    accounts: State<'_, Accounts>,
-    local: State<'_, LocalServer>,
+    session: State<'_, Session>,
     memberships: State<'_, MembershipsState>,
     request: GroupSyncRequest,
 ) -> AppResult<Vec<Change>> {
-    let matrix = memberships.matrix(&accounts, &local).await?;
+    let matrix = memberships.matrix(&session).await?;
     blocking(move || {
         matrix
             .sync_changes(request.stream_id, request.group_id, request.keep)
@@ -264,8 +250,7 @@ pub async fn plan_group_sync(
 /// people, for the UI to stage.
 #[command]
 pub async fn copy_memberships(
-    accounts: State<'_, Accounts>,
-    local: State<'_, LocalServer>,
+    session: State<'_, Session>,
     memberships: State<'_, MembershipsState>,
     request: CopyRequest,
 ) -> AppResult<Vec<Change>> {
@@ -275,7 +260,7 @@ pub async fn copy_memberships(
             request.to.len()
         )));
     }
-    let matrix = memberships.matrix(&accounts, &local).await?;
+    let matrix = memberships.matrix(&session).await?;
     blocking(move || {
         match request.from {
             Some(from) => matrix.copy_changes(from, &request.to),
@@ -284,80 +269,4 @@ pub async fn copy_memberships(
         .map_err(|error| AppError::from(weir_core::CoreError::from(error)))
     })
     .await?
-}
-
-fn group_changes(request: GroupChangesRequest) -> AppResult<Vec<core::GroupMemberChange>> {
-    bounded(request.changes)
-}
-
-/// The calls an apply of these groups-page changes would make (one per group).
-#[command]
-pub async fn plan_group_member_changes(
-    accounts: State<'_, Accounts>,
-    local: State<'_, LocalServer>,
-    memberships: State<'_, MembershipsState>,
-    request: GroupChangesRequest,
-) -> AppResult<GroupPlanPreview> {
-    let changes = group_changes(request)?;
-    let matrix = memberships.matrix(&accounts, &local).await?;
-    blocking(move || GroupPlanPreview::from(&core::plan_group_members(&matrix, &changes))).await
-}
-
-/// Applies groups-page changes, one `POST /user_groups/{id}/members` per group, with
-/// progress; the answer's reverse is what undo stages.
-#[command]
-pub async fn apply_group_member_changes(
-    accounts: State<'_, Accounts>,
-    local: State<'_, LocalServer>,
-    memberships: State<'_, MembershipsState>,
-    request: GroupChangesRequest,
-    on_progress: Channel<ApplyProgress>,
-) -> AppResult<core::GroupApplyReport> {
-    let changes = group_changes(request)?;
-    let client = active_client(&accounts, &local).await?;
-    let matrix = memberships.matrix(&accounts, &local).await?;
-    let planned = blocking(move || core::plan_group_members(&matrix, &changes)).await?;
-    let running = memberships.begin_apply()?;
-    let report = core::apply_group_members(&client, &planned, |done, total| {
-        // A closed channel (the page went away) must not stop the apply.
-        let _ = on_progress.send(ApplyProgress {
-            done,
-            total,
-            waiting_seconds: None,
-        });
-    })
-    .await;
-    drop(running);
-    memberships.forget();
-    Ok(report)
-}
-
-/// Creates a user group with its first members; the new id when the server says it.
-#[command]
-pub async fn create_user_group(
-    accounts: State<'_, Accounts>,
-    local: State<'_, LocalServer>,
-    memberships: State<'_, MembershipsState>,
-    request: CreateGroupRequest,
-) -> AppResult<Option<i64>> {
-    let name = request.name.trim();
-    if name.is_empty() || name.chars().count() > MAX_GROUP_NAME {
-        return Err(AppError::InvalidInput(format!(
-            "a group name has 1 to {MAX_GROUP_NAME} characters"
-        )));
-    }
-    if request.description.chars().count() > MAX_GROUP_DESCRIPTION
-        || request.members.len() > MAX_COPY_TARGETS
-    {
-        return Err(AppError::InvalidInput(
-            "the description or the member list is too long".into(),
-        ));
-    }
-    let client = active_client(&accounts, &local).await?;
-    let id = client
-        .create_user_group(name, &request.description, &request.members)
-        .await
-        .map_err(weir_core::CoreError::from)?;
-    memberships.forget();
-    Ok(id)
 }

@@ -8,7 +8,9 @@ include!("list.rs");
 
 pub mod accounts;
 pub mod bots;
+pub mod channels;
 pub mod group_csv;
+pub mod groups;
 pub mod local_server;
 pub mod memberships;
 pub mod organization;

@@ -3,7 +3,6 @@
 use serde::{Deserialize, Serialize};
 use tauri::{AppHandle, Runtime, State};
 use ts_rs::TS;
-use weir_core::Accounts;
 use weir_core::bots::{RememberedUrlView, WebhookRequest};
 use weir_core::webhook_catalog::WebhookCatalog;
 use weir_core::webhook_url::{self, WebhookUrlSpec};
@@ -12,8 +11,7 @@ use super::bots::BotIdRequest;
 use super::command;
 use crate::clipboard::copy_secret;
 use crate::error::AppResult;
-use crate::local_server::LocalServer;
-use crate::state::{active_account, active_client, bots};
+use crate::state::Session;
 use crate::workbench::{self, DryRunResult, IntegrationSummary, WebhookSendResult};
 
 #[derive(Debug, Clone, Deserialize, TS)]
@@ -73,11 +71,8 @@ pub fn list_integrations() -> Vec<IntegrationSummary> {
 /// The active account's server's integrations, from its `register`
 /// (`realm_incoming_webhook_bots`): what the URL builder offers.
 #[command]
-pub async fn webhook_catalog(
-    accounts: State<'_, Accounts>,
-    local: State<'_, LocalServer>,
-) -> AppResult<WebhookCatalog> {
-    let client = active_client(&accounts, &local).await?;
+pub async fn webhook_catalog(session: State<'_, Session>) -> AppResult<WebhookCatalog> {
+    let client = session.client().await?;
     let catalog = client
         .webhook_catalog()
         .await
@@ -88,11 +83,10 @@ pub async fn webhook_catalog(
 /// The URL for the active account's server with the key masked; remembers nothing.
 #[command]
 pub async fn preview_webhook_url(
-    accounts: State<'_, Accounts>,
-    local: State<'_, LocalServer>,
+    session: State<'_, Session>,
     request: PreviewUrlRequest,
 ) -> AppResult<String> {
-    let client = active_client(&accounts, &local).await?;
+    let client = session.client().await?;
     let masked =
         webhook_url::masked(client.site(), &request.spec).map_err(weir_core::CoreError::from)?;
     Ok(masked)
@@ -103,11 +97,10 @@ pub async fn preview_webhook_url(
 #[command]
 pub async fn copy_webhook_url<R: Runtime>(
     app: AppHandle<R>,
-    accounts: State<'_, Accounts>,
-    local: State<'_, LocalServer>,
+    session: State<'_, Session>,
     request: WebhookUrlRequest,
 ) -> AppResult<RememberedWebhookUrl> {
-    let bots = bots(&accounts, &local).await?;
+    let bots = session.bots().await?;
     let built = bots.build_url(request.bot_user_id, &request.spec).await?;
     copy_secret(&app, built.full)?;
     Ok(RememberedWebhookUrl::from(RememberedUrlView {
@@ -120,11 +113,11 @@ pub async fn copy_webhook_url<R: Runtime>(
 #[command]
 pub async fn copy_remembered_url<R: Runtime>(
     app: AppHandle<R>,
-    accounts: State<'_, Accounts>,
-    local: State<'_, LocalServer>,
+    session: State<'_, Session>,
     request: RememberedIdRequest,
 ) -> AppResult<Option<u64>> {
-    let url = bots(&accounts, &local)
+    let url = session
+        .bots()
         .await?
         .remembered_url_with_key(request.id)
         .await?;
@@ -134,13 +127,10 @@ pub async fn copy_remembered_url<R: Runtime>(
 /// The URLs Weir built for a bot, masked, most recent first.
 #[command]
 pub async fn webhook_urls(
-    accounts: State<'_, Accounts>,
-    local: State<'_, LocalServer>,
+    session: State<'_, Session>,
     request: BotIdRequest,
 ) -> AppResult<Vec<RememberedWebhookUrl>> {
-    let urls = bots(&accounts, &local)
-        .await?
-        .remembered_urls(request.user_id)?;
+    let urls = session.bots().await?.remembered_urls(request.user_id)?;
     Ok(urls.into_iter().map(Into::into).collect())
 }
 
@@ -148,11 +138,10 @@ pub async fn webhook_urls(
 /// it produced. (The UI asks once per session before a real server.)
 #[command]
 pub async fn send_webhook(
-    accounts: State<'_, Accounts>,
-    local: State<'_, LocalServer>,
+    session: State<'_, Session>,
     request: WebhookRequest,
 ) -> AppResult<WebhookSendResult> {
-    let bots = bots(&accounts, &local).await?;
+    let bots = session.bots().await?;
     let result = bots.send_webhook(&request).await?;
     Ok(workbench::send_result(result))
 }
@@ -160,11 +149,10 @@ pub async fn send_webhook(
 /// What a request would produce, without posting anything.
 #[command]
 pub async fn dry_run_webhook(
-    accounts: State<'_, Accounts>,
-    local: State<'_, LocalServer>,
+    session: State<'_, Session>,
     request: WebhookRequest,
 ) -> AppResult<DryRunResult> {
-    let real_server = !active_account(&accounts)?.is_demo;
-    let bots = bots(&accounts, &local).await?;
+    let real_server = !session.account()?.is_demo;
+    let bots = session.bots().await?;
     workbench::dry_run_webhook(&bots, request, real_server).await
 }

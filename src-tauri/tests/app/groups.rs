@@ -242,7 +242,8 @@ fn the_groups_page_plans_one_request_per_group_applies_and_undoes() {
     let now = user_ids(&after, &indices(&group(&after, "backend")["directMembers"]));
     assert!(now.contains(&newcomer) && !now.contains(&in_backend[0]));
 
-    // Undo: the reverse of what was applied restores both groups exactly.
+    // Undo: the reverse of what was applied, read back from the journal, restores both
+    // groups exactly.
     let reverse: Vec<Value> = report["cells"]
         .as_array()
         .unwrap()
@@ -253,6 +254,16 @@ fn the_groups_page_plans_one_request_per_group_applies_and_undoes() {
                    "member": change["member"] == false})
         })
         .collect();
+    let undo = invoke(
+        &h,
+        "undo_group_member_apply",
+        json!({"request": {"id": null}}),
+    )
+    .unwrap();
+    assert_eq!(undo, Value::Array(reverse.clone()));
+    let history = invoke(&h, "list_group_member_applies", json!({})).unwrap();
+    assert_eq!(history.as_array().unwrap().len(), 1, "{history}");
+    assert_eq!(history[0]["changed"], 3);
     invoke(
         &h,
         "apply_group_member_changes",

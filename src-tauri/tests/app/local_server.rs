@@ -29,28 +29,24 @@ fn starts_resets_and_stops_on_a_private_data_dir() {
     let state = WeirState::open(&data_dir, Arc::new(MemoryStore::new())).unwrap();
     tauri::async_runtime::block_on(async {
         state.start().await.unwrap();
-        let first = state.local().url().await.unwrap();
+        let first = state.session().local().url().await.unwrap();
         assert!(first.starts_with("http://127.0.0.1:"), "{first}");
-        let client = weir_app::state::active_client(state.accounts(), state.local())
-            .await
-            .unwrap();
+        let client = state.session().client().await.unwrap();
         let before = client.get_own_user().await.unwrap().user_id;
 
-        state.local().reset().await.unwrap();
-        let status = state.local().status().await;
+        state.session().local().reset().await.unwrap();
+        let status = state.session().local().status().await;
         assert!(status.running);
         assert!(status.requests.is_empty(), "the log starts over");
-        let client = weir_app::state::active_client(state.accounts(), state.local())
-            .await
-            .unwrap();
+        let client = state.session().client().await.unwrap();
         assert_eq!(client.get_own_user().await.unwrap().user_id, before);
 
-        state.local().stop().await;
-        assert!(state.local().url().await.is_none());
+        state.session().local().stop().await;
+        assert!(state.session().local().url().await.is_none());
     });
     #[cfg(unix)]
     {
-        let server_dir = state.local().data_dir();
+        let server_dir = state.session().local().data_dir();
         assert_eq!(mode(&data_dir), 0o700);
         assert_eq!(mode(server_dir), 0o700);
         for entry in std::fs::read_dir(server_dir).unwrap() {
@@ -67,17 +63,15 @@ fn a_start_in_the_background_is_waited_for_by_the_first_status() {
     // Returns before the server listens; the status asked for right after waits for it.
     state.start_in_background().unwrap();
     tauri::async_runtime::block_on(async {
-        let status = state.local().status().await;
+        let status = state.session().local().status().await;
         assert!(status.running, "the status did not wait for the start");
         let url = status.url.unwrap();
         assert!(url.starts_with("http://127.0.0.1:"), "{url}");
-        let client = weir_app::state::active_client(state.accounts(), state.local())
-            .await
-            .unwrap();
+        let client = state.session().client().await.unwrap();
         assert_eq!(
             client.get_own_user().await.unwrap().email,
             weir_server::DEMO_OWNER_EMAIL
         );
-        state.local().stop().await;
+        state.session().local().stop().await;
     });
 }

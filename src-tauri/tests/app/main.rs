@@ -4,6 +4,7 @@
 mod accounts;
 mod bindings;
 mod bots;
+mod channels;
 mod commands;
 mod csp;
 mod groups;
