@@ -108,6 +108,7 @@ fn handler(payload: &Payload<'_>) -> Result<HandlerOutput, HandlerError> {
     }
     Ok(HandlerOutput {
         event: None,
+        item_events: Vec::new(),
         messages,
     })
 }

@@ -1,5 +1,5 @@
 //! Zulip's Grafana integration: Grafana 8+ alerting (`alerts`, one message per alert,
-//! filtered by its status `firing`/`resolved`) and Grafana 7's legacy alerts (one
+//! each filtered by its own status `firing`/`resolved`) and Grafana 7's legacy alerts (one
 //! message, filtered by the rule's `state`). Anything else is Zulip's "Did Grafana
 //! generate this event?".
 
@@ -62,30 +62,17 @@ type Object = Map<String, Value>;
 fn handler(payload: &Payload<'_>) -> Result<HandlerOutput, HandlerError> {
     if let Some(alerts) = payload.json.get("alerts") {
         let alerts = alerts.as_array().ok_or(Unreadable)?;
-        let mut messages = Vec::new();
-        let mut statuses = Vec::new();
+        // One message per alert, each filtered by its own status, as Zulip sends them.
+        let mut items = Vec::with_capacity(alerts.len());
         for alert in alerts {
             let (status, message) = unified(alert.as_object().ok_or(Unreadable)?)?;
-            statuses.push(status);
-            messages.push(message);
+            items.push((status.to_owned(), message));
         }
-        // Zulip filters each alert by its own status; one request has one event here,
-        // so a mixed notification is named by Grafana's own rule: firing if any fires.
-        let event = match statuses.as_slice() {
-            [first, rest @ ..] if rest.iter().all(|status| status == first) => *first,
-            _ => "firing",
-        };
-        return Ok(HandlerOutput {
-            event: Some(event.to_owned()),
-            messages,
-        });
+        return Ok(HandlerOutput::per_item(items));
     }
     let fields = payload.json.as_object().ok_or(Unreadable)?;
     let (state, message) = legacy(fields)?;
-    Ok(HandlerOutput {
-        event: Some(state.to_owned()),
-        messages: vec![message],
-    })
+    Ok(HandlerOutput::new(Some(state.to_owned()), vec![message]))
 }
 
 /// One alert of Grafana 8+ alerting.
@@ -282,10 +269,12 @@ mod tests {
     }
 
     #[test]
-    fn mixed_statuses_are_one_firing_event() {
+    fn each_alert_is_named_by_its_own_status() {
         let output = run(json!({"alerts": [alert("resolved"), alert("firing")]})).unwrap();
-        assert_eq!(output.event.as_deref(), Some("firing"));
+        assert_eq!(output.item_events, ["resolved", "firing"]);
+        assert_eq!(output.event.as_deref(), Some("resolved"));
         assert_eq!(output.messages.len(), 2);
+        assert!(output.messages[1].content.starts_with(":alert: **FIRING**"));
     }
 
     #[test]

@@ -104,14 +104,36 @@ pub struct HandlerOutput {
     /// `None`: the integration has no event types, or names them as the request does.
     pub event: Option<String>,
     pub messages: Vec<WebhookMessage>,
+    /// Each message's own event, for batches whose items Zulip filters one by one (a
+    /// Grafana notification's alerts, a PagerDuty V1/V2 `messages` list: Zulip's view
+    /// calls `check_send_webhook_message` per item with that item's event). As long as
+    /// `messages` when used; empty: `event` names them all.
+    pub item_events: Vec<String>,
 }
 
 impl HandlerOutput {
     /// One message, with the event named as the request named it.
     pub fn one(message: WebhookMessage) -> Self {
+        Self::new(None, vec![message])
+    }
+
+    /// Messages that share one event (`None`: as the request names it).
+    pub fn new(event: Option<String>, messages: Vec<WebhookMessage>) -> Self {
         Self {
-            event: None,
-            messages: vec![message],
+            event,
+            messages,
+            item_events: Vec::new(),
+        }
+    }
+
+    /// A batch whose items are filtered one by one, each by its own event; `event`, the
+    /// first item's, names the batch where one name is needed (an all-filtered answer).
+    pub fn per_item(items: Vec<(String, WebhookMessage)>) -> Self {
+        let (item_events, messages): (Vec<String>, Vec<WebhookMessage>) = items.into_iter().unzip();
+        Self {
+            event: item_events.first().cloned(),
+            messages,
+            item_events,
         }
     }
 }

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 
 use crate::{
-    EventFilter, EventSource, HandlerError, HeaderMap, Integration, Method, Payload,
+    EventFilter, EventSource, HandlerError, HandlerOutput, HeaderMap, Integration, Method, Payload,
     WebhookMessage, body,
 };
 
@@ -100,16 +100,10 @@ pub fn process(integration: &Integration, request: &Request<'_>) -> Result<Outco
         Err(HandlerError::Invalid(text)) => return Err(Rejection::InvalidPayload(text)),
         Err(HandlerError::UnsupportedEvent(event)) => return Ok(Outcome::Unsupported { event }),
     };
-    // Zulip filters on its own name for the event, which the handler knows.
-    let event = output.event.as_deref().or(event_type);
-    if let Some(event) = event
-        && !request.filter.allows(event)
-    {
-        return Ok(Outcome::Filtered {
-            event: event.to_owned(),
-        });
-    }
-    let mut messages = output.messages;
+    let mut messages = match filtered(output, event_type, request.filter) {
+        Ok(messages) => messages,
+        Err(filtered_out) => return Ok(filtered_out),
+    };
     if let Some(topic) = request.topic {
         for message in &mut messages {
             topic.clone_into(&mut message.topic);
@@ -119,6 +113,47 @@ pub fn process(integration: &Integration, request: &Request<'_>) -> Result<Outco
         return Ok(Outcome::Ignored);
     }
     Ok(Outcome::Messages(messages))
+}
+
+/// The messages `filter` lets through, by Zulip's own name for each one's event (which
+/// the handler knows): one name for the whole output, or each item's own for a batch
+/// Zulip filters item by item. `Err` carries the answer when nothing is left because
+/// the filter left everything out.
+fn filtered(
+    output: HandlerOutput,
+    requested: Option<&str>,
+    filter: &EventFilter,
+) -> Result<Vec<WebhookMessage>, Outcome> {
+    let HandlerOutput {
+        event,
+        messages,
+        item_events,
+    } = output;
+    if item_events.is_empty() {
+        return match event.as_deref().or(requested) {
+            Some(event) if !filter.allows(event) => Err(Outcome::Filtered {
+                event: event.to_owned(),
+            }),
+            _ => Ok(messages),
+        };
+    }
+    let mut left_out = None;
+    let kept: Vec<WebhookMessage> = messages
+        .into_iter()
+        .zip(item_events)
+        .filter_map(|(message, event)| {
+            if filter.allows(&event) {
+                Some(message)
+            } else {
+                left_out.get_or_insert(event);
+                None
+            }
+        })
+        .collect();
+    match left_out {
+        Some(event) if kept.is_empty() => Err(Outcome::Filtered { event }),
+        _ => Ok(kept),
+    }
 }
 
 /// Where the integration says the event type is; a header that is not visible ASCII
@@ -165,7 +200,10 @@ mod tests {
             .iter()
             .find(|candidate| candidate.name == fixture)
             .unwrap();
-        (fixture.body, fixture.headers[0].1)
+        (
+            fixture.body,
+            fixture.headers.first().map_or("", |(_, value)| *value),
+        )
     }
 
     #[test]
@@ -214,6 +252,52 @@ mod tests {
                 event: "repo:nope".into()
             })
         );
+    }
+
+    /// Zulip sends a batch's items one by one, each through the filters with its own
+    /// event: a Grafana notification's alerts by status, PagerDuty's V2 `messages` by
+    /// action. What is left is sent; with nothing left, the first left out names it.
+    #[test]
+    fn batches_are_filtered_item_by_item() {
+        let only = |events: &[&str]| {
+            let events: Vec<String> = events.iter().map(|e| (*e).to_owned()).collect();
+            EventFilter::new(Some(&events), None).unwrap()
+        };
+        let alert = |status: &str, name: &str| {
+            serde_json::json!({
+                "status": status, "labels": {"alertname": name}, "fingerprint": "f",
+                "startsAt": "2024-01-02T03:04:05Z", "endsAt": "0001-01-01T00:00:00Z",
+            })
+        };
+        let grafana = serde_json::json!({"alerts": [
+            alert("resolved", "disk"), alert("firing", "cpu"), alert("resolved", "memory"),
+        ]})
+        .to_string();
+        let topics = |outcome: Result<Outcome, Rejection>| match outcome {
+            Ok(Outcome::Messages(messages)) => messages.into_iter().map(|m| m.topic).collect(),
+            other => panic!("{other:?}"),
+        };
+        let sent: Vec<String> = topics(run("grafana", &[], &grafana, &only(&["firing"])));
+        assert_eq!(sent, ["[cpu]"]);
+        let sent: Vec<String> = topics(run("grafana", &[], &grafana, &only(&["resolved"])));
+        assert_eq!(sent, ["[disk]", "[memory]"]);
+        assert_eq!(
+            run("grafana", &[], &grafana, &only(&["pending"])),
+            Ok(Outcome::Filtered {
+                event: "resolved".into()
+            })
+        );
+        let (body, _) = fixture("pagerduty", "incident_trigger_v2");
+        let mut batch: serde_json::Value = serde_json::from_str(body).unwrap();
+        let mut second = batch["messages"][0].clone();
+        second["event"] = "incident.acknowledge".into();
+        second["incident"]["incident_number"] = 7.into();
+        batch["messages"].as_array_mut().unwrap().push(second);
+        let batch = batch.to_string();
+        let sent: Vec<String> = topics(run("pagerduty", &[], &batch, &only(&["ack*"])));
+        assert_eq!(sent, ["Incident 7"]);
+        let sent: Vec<String> = topics(run("pagerduty", &[], &batch, &EventFilter::default()));
+        assert_eq!(sent, ["Incident 1042", "Incident 7"]);
     }
 
     #[test]

@@ -3,7 +3,8 @@
 //!
 //! Targets (one module each under `fuzz/`): request parameters, principals and stream
 //! lists through the whole router, webhooks and their event filters included
-//! (`requests`), group settings naming 1,000 nested groups against a model of who holds
+//! (`requests`), every integration's samples mutated through the router (`webhooks`),
+//! group settings naming 1,000 nested groups against a model of who holds
 //! them (`group_settings`), seed files (`seeds`) and Markdown rendering (`render`). The
 //! integrations' own targets (bodies and headers per integration, event-filter patterns)
 //! are in weir-integrations' `tests/fuzz.rs`, whose `support` module this one shares. Besides the generated cases, every file
@@ -28,3 +29,5 @@ mod requests;
 mod seeds;
 #[path = "../../weir-integrations/tests/fuzz/support.rs"]
 mod support;
+#[path = "fuzz/webhooks.rs"]
+mod webhooks;

@@ -16,6 +16,9 @@ pub enum ZulipErrorCode {
     RateLimitHit,
     MissingHttpEventHeader,
     UnsupportedWebhookEventType,
+    /// A webhook payload the service would not send (Zulip's
+    /// `AnomalousWebhookPayloadError`, with `webhook_name`).
+    AnomalousWebhookPayload,
     RealmDeactivated,
     BadEventQueueId,
     /// A group-setting update whose `old` value is not the current one.
@@ -40,6 +43,7 @@ impl ZulipErrorCode {
             Self::RateLimitHit => "RATE_LIMIT_HIT",
             Self::MissingHttpEventHeader => "MISSING_HTTP_EVENT_HEADER",
             Self::UnsupportedWebhookEventType => "UNSUPPORTED_WEBHOOK_EVENT_TYPE",
+            Self::AnomalousWebhookPayload => "ANOMALOUS_WEBHOOK_PAYLOAD",
             Self::RealmDeactivated => "REALM_DEACTIVATED",
             Self::BadEventQueueId => "BAD_EVENT_QUEUE_ID",
             Self::ExpectationMismatch => "EXPECTATION_MISMATCH",

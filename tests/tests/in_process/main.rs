@@ -42,6 +42,7 @@ mod unsubscribe;
 mod user_groups;
 mod users;
 mod visibility;
+mod webhook_batches;
 mod webhook_catalog;
 mod webhook_events;
 mod webhooks;

@@ -224,12 +224,27 @@ const README_SHOTS: [(&str, &str); 12] = [
     ("workspace-groups-1280x800-dark", "groups-1280x800-dark"),
 ];
 
+/// The URL builder on Zulip's 91 integrations (`tests/e2e/test_catalog_double.py`), taken
+/// only where Zulip's catalog is beside the repository.
+const CATALOG_SHOT: (&str, &str) = ("url-builder-catalog", "url-builder-catalog");
+
+/// Whether Zulip's catalog (`shared/reference/zulip-data/integrations.json`) is beside the
+/// repository or beside a folder above it, as the browser script looks for it.
+fn zulip_catalog_beside() -> bool {
+    workspace_root().ancestors().any(|folder| {
+        folder
+            .join("shared/reference/zulip-data/integrations.json")
+            .is_file()
+    })
+}
+
 /// Every run must be able to make the README's screenshots; with
 /// `WEIR_UPDATE_SCREENSHOTS=1` it also replaces them, so they stay true to the app.
 fn publish_readme_screenshots(shots: &BTreeMap<String, PathBuf>) {
     let docs = workspace_root().join("docs").join("screenshots");
     let update = std::env::var_os("WEIR_UPDATE_SCREENSHOTS").is_some_and(|value| value == "1");
-    for (shot, name) in README_SHOTS {
+    let catalog = zulip_catalog_beside().then_some(CATALOG_SHOT);
+    for (shot, name) in README_SHOTS.into_iter().chain(catalog) {
         let source = shots
             .get(shot)
             .unwrap_or_else(|| panic!("no screenshot {shot}.png for the README"));

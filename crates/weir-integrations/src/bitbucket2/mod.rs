@@ -109,6 +109,7 @@ fn handler(payload: &Payload<'_>) -> Result<HandlerOutput, HandlerError> {
     };
     Ok(HandlerOutput {
         event: Some(kind.event_name().to_owned()),
+        item_events: Vec::new(),
         messages,
     })
 }

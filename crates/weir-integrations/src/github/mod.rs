@@ -141,6 +141,7 @@ fn handler(payload: &Payload<'_>) -> Result<HandlerOutput, HandlerError> {
     let content = bodies::body(json, event, payload.topic.is_some())?;
     Ok(HandlerOutput {
         event: Some(event.to_owned()),
+        item_events: Vec::new(),
         messages: vec![WebhookMessage { topic, content }],
     })
 }

@@ -132,6 +132,7 @@ fn handler(payload: &Payload<'_>) -> Result<HandlerOutput, HandlerError> {
     let topic = topic(&event, json, use_merge_request_title)?;
     Ok(HandlerOutput {
         event: Some(event),
+        item_events: Vec::new(),
         messages: vec![WebhookMessage {
             topic: git::py_strip(&topic).to_owned(),
             content,

@@ -106,6 +106,7 @@ fn handler(payload: &Payload<'_>) -> Result<HandlerOutput, HandlerError> {
     let content = content(json)?;
     Ok(HandlerOutput {
         event: Some(event.to_owned()),
+        item_events: Vec::new(),
         messages: vec![WebhookMessage {
             topic,
             // As Zulip stores a message (`normalize_body`).

@@ -8,9 +8,9 @@
 //! `only_events`/`exclude_events` match; every message is topic `Incident <number or
 //! title>`.
 //!
-//! Differences: a V1/V2 batch is filtered as a whole by its first message's event (Zulip
-//! filters each message; PagerDuty sends a batch per incident event), and a batch with an
-//! unsupported message sends none of it (Zulip sends the ones before). Payloads missing
+//! Each message of a V1/V2 batch is filtered by its own event, as Zulip filters them.
+//! Differences: a batch with an unsupported message sends none of it (Zulip sends the
+//! ones before). Payloads missing
 //! what Zulip's view reads are `Missing '<key>' argument` (Zulip fails with a 500).
 
 mod email;
@@ -137,15 +137,15 @@ fn handler(payload: &Payload<'_>) -> Result<HandlerOutput, HandlerError> {
             }
         }
     }
-    let event = sent.first().map(|(_, incident)| incident.action.to_owned());
-    let messages = sent
+    // One message per item, each filtered by its own action, as Zulip sends them.
+    let items = sent
         .iter()
-        .map(|(kind, incident)| message(kind, incident))
-        .collect::<Result<Vec<_>, _>>()?;
-    if messages.is_empty() {
+        .map(|(kind, incident)| Ok((incident.action.to_owned(), message(kind, incident)?)))
+        .collect::<Result<Vec<_>, HandlerError>>()?;
+    if items.is_empty() {
         return Err(HandlerError::Ignored);
     }
-    Ok(HandlerOutput { event, messages })
+    Ok(HandlerOutput::per_item(items))
 }
 
 /// Zulip's `send_formatted_pagerduty`: the template for the payload's own event name.

@@ -10,7 +10,8 @@ use http::{HeaderName, HeaderValue};
 use proptest::prelude::*;
 use serde_json::Value;
 use weir_integrations::{
-    EventFilter, EventSource, HeaderMap, Integration, Method, Outcome, Request, process, registry,
+    EventFilter, EventSource, HeaderMap, Integration, Method, Outcome, Request, WebhookMessage,
+    process, registry,
 };
 
 use crate::support::{config, corpus, within_budget};
@@ -185,6 +186,9 @@ fn check_as(
     if let Err(rejection) = &outcome {
         assert!(!rejection.to_string().is_empty(), "{what}");
     }
+    if let Ok(Outcome::Messages(messages)) = &outcome {
+        assert_bounded(&what, messages, body.len());
+    }
     if integration.name == "github"
         && let Ok(Outcome::Messages(messages)) = &outcome
     {
@@ -200,6 +204,31 @@ fn check_as(
             );
         }
     }
+}
+
+/// How much text a handler may make of each byte of body, and what it may add to any
+/// body: its templates, and the JSON formatter's indentation of 128 nested levels.
+const OUTPUT_PER_BODY_BYTE: usize = 4;
+const OUTPUT_SLACK: usize = 64 * 1024;
+
+/// Every integration's output is linear in its body: at most one message per item (an
+/// item is at least two bytes of JSON, `{}`), and text within [`OUTPUT_PER_BODY_BYTE`]
+/// times the body, before the server cuts each message to Zulip's limits.
+#[track_caller]
+fn assert_bounded(what: &str, messages: &[WebhookMessage], body: usize) {
+    assert!(
+        messages.len() <= body / 2 + 1,
+        "{what}: {} messages from {body} bytes",
+        messages.len()
+    );
+    let text: usize = messages
+        .iter()
+        .map(|m| m.topic.len() + m.content.len())
+        .sum();
+    assert!(
+        text <= OUTPUT_PER_BODY_BYTE * body + OUTPUT_SLACK,
+        "{what}: {text} bytes of messages from {body} bytes of body"
+    );
 }
 
 /// The headers every request to `integration` carries: its fixtures' own, but the event

@@ -99,10 +99,15 @@ pub(crate) fn plan(
         Ok(Outcome::Unsupported { event }) => Ok(Plan::Unsupported { event }),
         Err(Rejection::MissingKey(key)) => Err(ApiError::missing_argument(&key)),
         Err(Rejection::MissingEventHeader { header }) => Ok(Plan::MissingHeader { header }),
+        // Zulip's `AnomalousWebhookPayloadError`: a 400 with its own code and the name.
+        Err(rejection @ Rejection::AnomalousPayload { webhook }) => {
+            Err(ApiError::bad_request(rejection.to_string())
+                .code(ZulipErrorCode::AnomalousWebhookPayload)
+                .with("webhook_name", webhook))
+        }
         Err(
             rejection @ (Rejection::MalformedJson
             | Rejection::EventTypeTooLong
-            | Rejection::AnomalousPayload { .. }
             | Rejection::InvalidPayload(_)),
         ) => Err(ApiError::bad_request(rejection.to_string())),
     }

@@ -17,17 +17,17 @@ use crate::support::{config, corpus, within_budget};
 
 const OWNER_KEY: &str = "OwnerKey00000000000000000000000a";
 const MEMBER_KEY: &str = "MemberKey0000000000000000000000b";
-const HOOK_KEY: &str = "HookKey000000000000000000000000c";
+pub(crate) const HOOK_KEY: &str = "HookKey000000000000000000000000c";
 
 /// A server state on a fresh seeded database, with the runtime its writer runs on.
-struct Server {
+pub(crate) struct Server {
     runtime: tokio::runtime::Runtime,
     state: AppState,
     _dir: tempfile::TempDir,
 }
 
 impl Server {
-    fn new() -> Self {
+    pub(crate) fn new() -> Self {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(1)
             .enable_all()
@@ -75,7 +75,7 @@ impl Server {
     }
 
     /// Sends one request; checks the answer's shape and the time it took.
-    fn check(&self, what: &str, request: Request<Body>) -> (u16, Value) {
+    pub(crate) fn check(&self, what: &str, request: Request<Body>) -> (u16, Value) {
         let state = self.state.clone();
         let (status, bytes) = within_budget(what, || {
             self.runtime.block_on(async move {
@@ -108,12 +108,12 @@ fn basic(email: &str, key: &str) -> String {
     format!("Basic {token}")
 }
 
-fn percent(text: &str) -> String {
+pub(crate) fn percent(text: &str) -> String {
     form_urlencoded::byte_serialize(text.as_bytes()).collect()
 }
 
 /// Stream names: existing ones in other cases, new ones, odd ones, long ones.
-fn stream_name() -> impl Strategy<Value = String> {
+pub(crate) fn stream_name() -> impl Strategy<Value = String> {
     prop_oneof![
         4 => (1u32..=22).prop_map(|n| format!("s{n}")),
         1 => (1u32..=20).prop_map(|n| format!(" S{n} ")),
@@ -149,7 +149,7 @@ fn principals() -> impl Strategy<Value = Option<String>> {
     ])
 }
 
-fn any_json() -> impl Strategy<Value = Value> {
+pub(crate) fn any_json() -> impl Strategy<Value = Value> {
     let leaf = prop_oneof![
         Just(Value::Null),
         any::<bool>().prop_map(Value::Bool),
@@ -423,7 +423,7 @@ struct WebhookCase {
     stream: Option<String>,
 }
 
-fn pattern_list() -> impl Strategy<Value = String> {
+pub(crate) fn pattern_list() -> impl Strategy<Value = String> {
     prop_oneof![
         3 => prop::collection::vec("[a-z:*?\\[\\]!-]{0,30}", 0..6).prop_map(|v| json!(v).to_string()),
         1 => (0usize..300).prop_map(|n| json!([format!("{}b", "*".repeat(n))]).to_string()),
