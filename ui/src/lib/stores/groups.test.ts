@@ -74,13 +74,14 @@ describe('groups store', () => {
     groups.toggle(1, 30);
     groups.toggle(4, 31);
     await groups.apply();
-    expect(groups.lastReverse).toEqual([{ userId: 1, groupId: 30, member: false }]);
+    expect(groups.pending.undoReady).toBe(true);
     // The failed cell stays staged with the message (the fake server did not change).
     expect(groups.failed.get(cellKey(4, 31))).toBe('No');
     groups.discardAll();
     // The fake grid did not change either, so the reverse equals the server: nothing staged.
-    expect(groups.undo()).toBe(0);
-    expect(groups.lastReverse).toEqual([]);
+    expect(await groups.pending.undo()).toBe(0);
+    expect(groups.pending.undoReady).toBe(false);
+    expect(groups.staged.size).toBe(0);
   });
 
   it('drops staging when the account changes', async () => {
