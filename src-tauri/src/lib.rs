@@ -2,6 +2,7 @@
 //! Commands are thin; the logic lives in the crates, tested without Tauri.
 
 pub mod bindings;
+pub mod channels;
 pub mod clipboard;
 pub mod commands;
 pub mod error;

@@ -17,6 +17,7 @@
 
 pub mod accounts;
 pub mod bots;
+pub mod channels;
 pub mod client;
 pub mod clock;
 pub mod error;

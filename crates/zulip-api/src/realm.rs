@@ -67,6 +67,11 @@ pub struct RegisterResponse {
         skip_serializing_if = "Option::is_none"
     )]
     pub realm_gif_rating_policy: Option<serde_json::Value>,
+    /// How each group setting's value is checked (feature level 221+, with the `realm`
+    /// fetch type): by kind (`realm`, `stream`, `group`), each setting's rules. Kept as
+    /// JSON: Weir reads the `stream` part and must not fail on keys it does not know.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server_supported_permission_settings: Option<serde_json::Value>,
 }
 
 /// Zulip's "no event yet" id.

@@ -58,6 +58,11 @@ macro_rules! weir_commands {
             memberships::plan_group_member_changes,
             memberships::apply_group_member_changes,
             memberships::create_user_group,
+            channels::load_channel_settings,
+            channels::plan_channel_setting_changes,
+            channels::apply_channel_setting_changes,
+            channels::list_channel_setting_applies,
+            channels::undo_channel_setting_apply,
             group_csv::export_groups_csv,
             group_csv::import_groups_csv,
         }

@@ -8,6 +8,7 @@ include!("list.rs");
 
 pub mod accounts;
 pub mod bots;
+pub mod channels;
 pub mod group_csv;
 pub mod local_server;
 pub mod memberships;

@@ -10,6 +10,7 @@ use std::path::Path;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use weir_core::Accounts;
+use weir_core::channels::{LoadedChannels, load_channels};
 use weir_core::memberships::{Cancel, Journal, Matrix, load_matrix};
 
 use crate::error::{AppError, AppResult};
@@ -19,6 +20,8 @@ use crate::state::{active_account, active_client};
 pub struct MembershipsState {
     journal: Journal,
     loaded: Mutex<Option<(i64, Arc<Matrix>)>>,
+    /// The Channels page's table last loaded, by account.
+    channels: Mutex<Option<(i64, Arc<LoadedChannels>)>>,
     running: Mutex<Option<Cancel>>,
 }
 
@@ -28,6 +31,7 @@ impl MembershipsState {
         Ok(Self {
             journal: Journal::open(&data_dir.join("memberships-journal.sqlite3"))?,
             loaded: Mutex::new(None),
+            channels: Mutex::new(None),
             running: Mutex::new(None),
         })
     }
@@ -62,9 +66,44 @@ impl MembershipsState {
         }
     }
 
-    /// Forgets the grid (after an apply changed the server).
+    /// Forgets the grid and the channel table (after an apply changed the server).
     pub fn forget(&self) {
         *self.loaded.lock().unwrap_or_else(PoisonError::into_inner) = None;
+        *self.channels.lock().unwrap_or_else(PoisonError::into_inner) = None;
+    }
+
+    /// Loads the active account's channel table from the server and keeps it.
+    pub async fn reload_channels(
+        &self,
+        accounts: &Accounts,
+        local: &LocalServer,
+    ) -> AppResult<Arc<LoadedChannels>> {
+        let account = active_account(accounts)?;
+        let client = active_client(accounts, local).await?;
+        let loaded = Arc::new(load_channels(&client).await?);
+        *self.channels.lock().unwrap_or_else(PoisonError::into_inner) =
+            Some((account.id, Arc::clone(&loaded)));
+        Ok(loaded)
+    }
+
+    /// The channel table last loaded for the active account, or a fresh one.
+    pub async fn channels(
+        &self,
+        accounts: &Accounts,
+        local: &LocalServer,
+    ) -> AppResult<Arc<LoadedChannels>> {
+        let account = active_account(accounts)?;
+        let cached = self
+            .channels
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .as_ref()
+            .filter(|(id, _)| *id == account.id)
+            .map(|(_, loaded)| Arc::clone(loaded));
+        match cached {
+            Some(loaded) => Ok(loaded),
+            None => self.reload_channels(accounts, local).await,
+        }
     }
 
     /// Claims the one apply slot: the guard holds its cancel switch and frees the slot when

@@ -348,16 +348,23 @@ impl ZulipClient {
             // Gravatar users instead of hashing 100,000 addresses into URLs.
             .json("client_gravatar", true);
         let snapshot: RegisterResponse = self.call_large(Method::POST, "register", params).await?;
-        if let Some(queue_id) = snapshot.queue_id.clone() {
-            let client = self.clone();
-            tokio::spawn(async move {
-                let params = Params::new().text("queue_id", &queue_id);
-                if let Err(error) = client.call::<Value>(Method::DELETE, "events", params).await {
-                    tracing::debug!(%error, "could not delete the snapshot's event queue");
-                }
-            });
-        }
+        self.delete_queue_later(snapshot.queue_id.clone());
         Ok(snapshot)
+    }
+
+    /// `DELETE /events` for a snapshot's queue, in the background: the snapshot does not
+    /// wait for it.
+    pub(super) fn delete_queue_later(&self, queue_id: Option<String>) {
+        let Some(queue_id) = queue_id else {
+            return;
+        };
+        let client = self.clone();
+        tokio::spawn(async move {
+            let params = Params::new().text("queue_id", &queue_id);
+            if let Err(error) = client.call::<Value>(Method::DELETE, "events", params).await {
+                tracing::debug!(%error, "could not delete the snapshot's event queue");
+            }
+        });
     }
 
     /// `POST /messages/render`: the server's HTML for some Markdown.

@@ -6,6 +6,7 @@
 
 mod api;
 mod catalog;
+mod channels;
 mod error;
 mod groups;
 mod transport;
@@ -21,6 +22,7 @@ use zulip_api::ServerSettings;
 pub use api::{
     Anchor, BotInfo, CreatedBot, MessagesQuery, NarrowTerm, NewBot, NewSubscription, Principals,
 };
+pub use channels::SettingUpdate;
 pub use error::ClientError;
 pub use groups::UserGroup;
 pub use webhook::{MAX_RESPONSE_BYTES, WebhookResponse};

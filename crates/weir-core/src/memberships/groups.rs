@@ -39,15 +39,17 @@ pub struct Group {
 }
 
 /// A group-setting value as Zulip sends it: a group's id, or an anonymous group of
-/// users and subgroups.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+/// users and subgroups. It crosses to the UI in the same shape.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
 #[serde(untagged)]
 pub enum GroupSetting {
-    Named(i64),
+    Named(#[ts(type = "number")] i64),
     Anonymous {
         #[serde(default)]
+        #[ts(type = "number[]")]
         direct_members: Vec<i64>,
         #[serde(default)]
+        #[ts(type = "number[]")]
         direct_subgroups: Vec<i64>,
     },
 }

@@ -1,11 +1,13 @@
 //! [`Journal`]: every apply, written to a local SQLite file in the app's data directory
 //! (account, server, when, the changes, the server's answers), so that the history view
-//! can list applies and undo one by staging its reverse.
+//! can list applies and undo one by staging its reverse, after a restart too. Each apply
+//! has a [`ChangeKind`]: memberships, group members or channel settings share the file.
 
 use std::path::Path;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use rusqlite::{Connection, OptionalExtension, params};
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use super::apply::{ApplyReport, CellResult, reverse_of};
@@ -30,7 +32,48 @@ const MIGRATIONS: &[&str] = &[
         cells          TEXT    NOT NULL
     );
     CREATE INDEX applies_by_account ON applies (account_id, id);",
+    // 2: the kind of change an apply made; earlier rows are the grid's.
+    "ALTER TABLE applies ADD COLUMN kind TEXT NOT NULL DEFAULT 'memberships';
+    CREATE INDEX applies_by_kind ON applies (account_id, kind, id);",
 ];
+
+/// What an apply changed; each page lists and undoes its own kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ChangeKind {
+    /// Subscriptions (the memberships grid).
+    Memberships,
+    /// Direct members of user groups (the groups page).
+    GroupMembers,
+    /// Channel settings that name groups (the Channels page).
+    ChannelSettings,
+}
+
+impl ChangeKind {
+    /// The name stored in the journal.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Memberships => "memberships",
+            Self::GroupMembers => "group_members",
+            Self::ChannelSettings => "channel_settings",
+        }
+    }
+}
+
+/// One apply of any kind as the journal stores it: its counts, and its changes and
+/// answers per cell as JSON (what the kind reads back).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JournalRecord {
+    pub kind: ChangeKind,
+    pub applied_at: i64,
+    pub requests_total: usize,
+    pub requests_sent: usize,
+    pub cancelled: bool,
+    pub changed: usize,
+    pub failed: usize,
+    pub changes: String,
+    pub cells: String,
+}
 
 /// Who applied, where.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -58,17 +101,20 @@ pub struct JournalSummary {
     pub failed: usize,
 }
 
-/// One apply in full.
+/// One apply in full: its changes and the server's answer per cell, as the kind's types.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct JournalEntry {
+pub struct JournalEntryOf<C, R> {
     #[serde(flatten)]
     pub summary: JournalSummary,
     /// The changes the user asked for.
-    pub changes: Vec<Change>,
+    pub changes: Vec<C>,
     /// The server's answer per cell.
-    pub cells: Vec<CellResult>,
+    pub cells: Vec<R>,
 }
+
+/// One apply of the grid in full.
+pub type JournalEntry = JournalEntryOf<Change, CellResult>;
 
 impl JournalEntry {
     /// The changes that undo this apply, to be staged for review.
@@ -106,7 +152,7 @@ impl Journal {
         self.conn.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Records one apply; returns its id.
+    /// Records one apply of the grid; returns its id.
     pub fn record(
         &self,
         account: &JournalAccount<'_>,
@@ -114,52 +160,96 @@ impl Journal {
         report: &ApplyReport,
         applied_at: i64,
     ) -> Result<i64, CoreError> {
-        let changes_json = to_json(changes)?;
-        let cells_json = to_json(&report.cells)?;
-        let changed = report.cells.iter().filter(|c| c.status.changed()).count();
+        self.record_raw(
+            account,
+            &JournalRecord {
+                kind: ChangeKind::Memberships,
+                applied_at,
+                requests_total: report.requests_total,
+                requests_sent: report.requests_sent,
+                cancelled: report.cancelled,
+                changed: report.cells.iter().filter(|c| c.status.changed()).count(),
+                failed: report.failed_count(),
+                changes: to_json(changes)?,
+                cells: to_json(&report.cells)?,
+            },
+        )
+    }
+
+    /// Records one apply of any kind; returns its id.
+    pub fn record_raw(
+        &self,
+        account: &JournalAccount<'_>,
+        record: &JournalRecord,
+    ) -> Result<i64, CoreError> {
         let conn = self.conn();
         conn.execute(
             "INSERT INTO applies (account_id, site, email, applied_at, requests_total,
-                                  requests_sent, cancelled, changed, failed, changes, cells)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+                                  requests_sent, cancelled, changed, failed, changes, cells,
+                                  kind)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
             params![
                 account.account_id,
                 account.site,
                 account.email,
-                applied_at,
-                to_i64(report.requests_total),
-                to_i64(report.requests_sent),
-                report.cancelled,
-                to_i64(changed),
-                to_i64(report.failed_count()),
-                changes_json,
-                cells_json,
+                record.applied_at,
+                to_i64(record.requests_total),
+                to_i64(record.requests_sent),
+                record.cancelled,
+                to_i64(record.changed),
+                to_i64(record.failed),
+                record.changes,
+                record.cells,
+                record.kind.as_str(),
             ],
         )?;
         Ok(conn.last_insert_rowid())
     }
 
-    /// The account's applies, newest first, at most `limit`.
+    /// The account's applies of the grid, newest first, at most `limit`.
     pub fn list(&self, account_id: i64, limit: usize) -> Result<Vec<JournalSummary>, CoreError> {
+        self.list_kind(ChangeKind::Memberships, account_id, limit)
+    }
+
+    /// The account's applies of one kind, newest first, at most `limit`.
+    pub fn list_kind(
+        &self,
+        kind: ChangeKind,
+        account_id: i64,
+        limit: usize,
+    ) -> Result<Vec<JournalSummary>, CoreError> {
         let conn = self.conn();
         let mut statement = conn.prepare(
             "SELECT id, account_id, site, email, applied_at, requests_total, requests_sent,
                     cancelled, changed, failed
-             FROM applies WHERE account_id = ?1 ORDER BY id DESC LIMIT ?2",
+             FROM applies WHERE account_id = ?1 AND kind = ?2 ORDER BY id DESC LIMIT ?3",
         )?;
-        let rows = statement.query_map(params![account_id, to_i64(limit)], summary_from_row)?;
+        let rows = statement.query_map(
+            params![account_id, kind.as_str(), to_i64(limit)],
+            summary_from_row,
+        )?;
         Ok(rows.collect::<Result<Vec<_>, _>>()?)
     }
 
-    /// One apply in full, if it exists and belongs to the account.
+    /// One apply of the grid in full, if it exists and belongs to the account.
     pub fn get(&self, account_id: i64, id: i64) -> Result<Option<JournalEntry>, CoreError> {
+        self.get_kind(ChangeKind::Memberships, account_id, id)
+    }
+
+    /// One apply of a kind in full, its changes and cells read as that kind's types.
+    pub fn get_kind<C: DeserializeOwned, R: DeserializeOwned>(
+        &self,
+        kind: ChangeKind,
+        account_id: i64,
+        id: i64,
+    ) -> Result<Option<JournalEntryOf<C, R>>, CoreError> {
         let conn = self.conn();
         let row = conn
             .query_row(
                 "SELECT id, account_id, site, email, applied_at, requests_total,
                         requests_sent, cancelled, changed, failed, changes, cells
-                 FROM applies WHERE account_id = ?1 AND id = ?2",
-                params![account_id, id],
+                 FROM applies WHERE account_id = ?1 AND id = ?2 AND kind = ?3",
+                params![account_id, id, kind.as_str()],
                 |row| {
                     Ok((
                         summary_from_row(row)?,
@@ -172,26 +262,35 @@ impl Journal {
         let Some((summary, changes, cells)) = row else {
             return Ok(None);
         };
-        Ok(Some(JournalEntry {
+        Ok(Some(JournalEntryOf {
             summary,
             changes: from_json(&changes)?,
             cells: from_json(&cells)?,
         }))
     }
 
-    /// The account's latest apply.
+    /// The account's latest apply of the grid.
     pub fn last(&self, account_id: i64) -> Result<Option<JournalEntry>, CoreError> {
+        self.last_kind(ChangeKind::Memberships, account_id)
+    }
+
+    /// The account's latest apply of a kind.
+    pub fn last_kind<C: DeserializeOwned, R: DeserializeOwned>(
+        &self,
+        kind: ChangeKind,
+        account_id: i64,
+    ) -> Result<Option<JournalEntryOf<C, R>>, CoreError> {
         let id: Option<i64> = self
             .conn()
             .query_row(
-                "SELECT max(id) FROM applies WHERE account_id = ?1",
-                [account_id],
+                "SELECT max(id) FROM applies WHERE account_id = ?1 AND kind = ?2",
+                params![account_id, kind.as_str()],
                 |row| row.get(0),
             )
             .optional()?
             .flatten();
         match id {
-            Some(id) => self.get(account_id, id),
+            Some(id) => self.get_kind(kind, account_id, id),
             None => Ok(None),
         }
     }
@@ -219,7 +318,7 @@ fn to_i64(value: usize) -> i64 {
     i64::try_from(value).unwrap_or(i64::MAX)
 }
 
-fn to_json<T: Serialize + ?Sized>(value: &T) -> Result<String, CoreError> {
+pub(crate) fn to_json<T: Serialize + ?Sized>(value: &T) -> Result<String, CoreError> {
     serde_json::to_string(value)
         .map_err(|error| CoreError::Internal(format!("journal encoding: {error}")))
 }

@@ -32,7 +32,10 @@ pub use group_members::{
 };
 pub use group_table::{GroupExportScope, export_group_csv, import_group_csv};
 pub use groups::{Group, GroupError, GroupSetting, Groups, MAX_GROUPS, SyncKeep, TriState};
-pub use journal::{Journal, JournalAccount, JournalEntry, JournalSummary};
+pub use journal::{
+    ChangeKind, Journal, JournalAccount, JournalEntry, JournalEntryOf, JournalRecord,
+    JournalSummary,
+};
 pub use matrix::{Channel, Matrix, MatrixError, Person, Snapshot, SnapshotStream};
 pub use permissions::{Action, ChannelClass, Denied, PersonClass, Viewer};
 pub use plan::{
@@ -61,7 +64,7 @@ pub async fn load_matrix(client: &ZulipClient) -> Result<Matrix, CoreError> {
 
 /// Guests and bots may not list groups, and old servers have no such endpoint: a Zulip
 /// error answer means the grid has no groups; failing to reach the server still fails.
-fn groups_or_none(
+pub(crate) fn groups_or_none(
     groups: Result<Vec<UserGroup>, ClientError>,
 ) -> Result<Vec<UserGroup>, ClientError> {
     match groups {

@@ -9,6 +9,11 @@ import type { ApplySummary } from "./ApplySummary";
 import type { BotIdRequest } from "./BotIdRequest";
 import type { BotSummary } from "./BotSummary";
 import type { ChangesRequest } from "./ChangesRequest";
+import type { ChannelApplyOutcome } from "./ChannelApplyOutcome";
+import type { ChannelChangesRequest } from "./ChannelChangesRequest";
+import type { ChannelPlanPreview } from "./ChannelPlanPreview";
+import type { ChannelSettingChange } from "./ChannelSettingChange";
+import type { ChannelTable } from "./ChannelTable";
 import type { CopyRequest } from "./CopyRequest";
 import type { CreateBotRequest } from "./CreateBotRequest";
 import type { CreateGroupRequest } from "./CreateGroupRequest";
@@ -220,6 +225,30 @@ export interface Commands {
    * Creates a user group with its first members; the new id when the server says it.
    */
   create_user_group: { args: { request: CreateGroupRequest }; result: number | null };
+  /**
+   * Loads the active account's channel table from the server (`register`, `users/me`,
+   * `user_groups`) and keeps it for planning.
+   */
+  load_channel_settings: { args: undefined; result: ChannelTable };
+  /**
+   * The requests an apply of these staged channel-setting changes would make (one per
+   * channel) and the changes it would leave out, with the reason.
+   */
+  plan_channel_setting_changes: { args: { request: ChannelChangesRequest }; result: ChannelPlanPreview };
+  /**
+   * Applies staged channel-setting changes, one `PATCH /streams/{id}` per channel,
+   * reporting progress on `on_progress`, and journals the outcome for undo.
+   */
+  apply_channel_setting_changes: { args: { request: ChannelChangesRequest; onProgress: Channel<ApplyProgress> }; result: ChannelApplyOutcome };
+  /**
+   * The active account's channel-setting applies, newest first.
+   */
+  list_channel_setting_applies: { args: undefined; result: Array<ApplySummary> };
+  /**
+   * The changes that undo a channel-setting apply (the latest when no id is given): each
+   * setting it changed, set back to the value it replaced, for the UI to stage.
+   */
+  undo_channel_setting_apply: { args: { request: UndoRequest }; result: Array<ChannelSettingChange> };
   /**
    * Writes people × groups (the page's people and groups) as CSV.
    */
