@@ -3,7 +3,10 @@
  * functions over the table the backend loads: keys of staged cells, the words of a value
  * a cell will have, privacy in words.
  */
-import type { ChannelRow, ChannelTable, GroupSetting, Privacy } from './types';
+import type { ChannelRow } from '../bindings/ChannelRow';
+import type { ChannelTable } from '../bindings/ChannelTable';
+import type { GroupSetting } from '../bindings/GroupSetting';
+import type { Privacy } from '../bindings/Privacy';
 
 /** A staged cell's key: channel and setting. */
 export function settingKey(streamId: number, setting: string): string {

@@ -1,5 +1,4 @@
 import { SvelteSet } from 'svelte/reactivity';
-import { channelCommands } from '../channels/commands';
 import {
   cellDenied,
   groupIdOf,
@@ -7,15 +6,13 @@ import {
   parseSettingKey,
   settingKey,
 } from '../channels/model';
-import type {
-  ChannelApplyOutcome,
-  ChannelCell,
-  ChannelPlanPreview,
-  ChannelRow,
-  ChannelSettingChange,
-  ChannelTable,
-} from '../channels/types';
-import type { IpcError } from '../ipc';
+import type { ChannelApplyOutcome } from '../bindings/ChannelApplyOutcome';
+import type { ChannelCell } from '../bindings/ChannelCell';
+import type { ChannelPlanPreview } from '../bindings/ChannelPlanPreview';
+import type { ChannelRow } from '../bindings/ChannelRow';
+import type { ChannelSettingChange } from '../bindings/ChannelSettingChange';
+import type { ChannelTable } from '../bindings/ChannelTable';
+import { ipc, type IpcError } from '../ipc';
 import { Staging, type PendingSection } from '../staging/staging.svelte';
 import { resettable } from './registry';
 import { Resource } from './resource.svelte';
@@ -27,7 +24,7 @@ import { Resource } from './resource.svelte';
  */
 class ChannelsState {
   readonly #table = new Resource(
-    () => channelCommands.loadChannelSettings(),
+    () => ipc.loadChannelSettings(),
     () => {
       this.#loaded();
     },
@@ -41,8 +38,8 @@ class ChannelsState {
     ChannelApplyOutcome
   > = new Staging({
     changes: () => this.changes(),
-    plan: (changes) => channelCommands.planChannelSettingChanges(changes),
-    apply: (changes, onProgress) => channelCommands.applyChannelSettingChanges(changes, onProgress),
+    plan: (changes) => ipc.planChannelSettingChanges(changes),
+    apply: (changes, onProgress) => ipc.applyChannelSettingChanges(changes, onProgress),
     planned: (plan) =>
       plan.requestCount === 0
         ? null
@@ -72,7 +69,7 @@ class ChannelsState {
         if (result.error !== null) this.failed.set(settingKey(streamId, setting), result.error);
       }
     },
-    reverse: () => channelCommands.undoChannelSettingApply(null),
+    reverse: () => ipc.undoChannelSettingApply(null),
     stage: (changes) => this.stage(changes),
     journalId: (outcome) => outcome.journalId,
   });
