@@ -52,6 +52,9 @@ pub enum CoreError {
         #[source]
         source: std::io::Error,
     },
+    /// Another operation of the same kind runs (one apply at a time).
+    #[error("{0}")]
+    Busy(String),
     #[error("internal error: {0}")]
     Internal(String),
 }
@@ -125,6 +128,7 @@ impl CoreError {
             Self::KeyMissing { .. } => IpcErrorCode::KeyMissing,
             Self::Database(_) | Self::DatabaseTooNew { .. } => IpcErrorCode::Database,
             Self::Io { .. } => IpcErrorCode::Io,
+            Self::Busy(_) => IpcErrorCode::Busy,
             Self::Internal(_) => IpcErrorCode::Internal,
         }
     }

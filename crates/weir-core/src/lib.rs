@@ -24,6 +24,7 @@ pub mod error;
 pub mod keyring;
 pub mod memberships;
 pub mod organization;
+pub mod pipeline;
 pub mod secret;
 pub mod site;
 mod sqlite;

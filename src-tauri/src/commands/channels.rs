@@ -5,22 +5,17 @@
 use tauri::State;
 use tauri::ipc::Channel;
 use weir_core::Accounts;
-use weir_core::channels::{
-    self as core, ChannelSettingChange, ChannelTable, apply_channel_settings, plan_channel_settings,
-};
-use weir_core::memberships::{ChangeKind, JournalAccount, JournalEntryOf, JournalRecord};
+use weir_core::channels::{ChannelSettingChange, ChannelTable, plan_channel_settings};
+use weir_core::pipeline::ChannelSettings;
 
 use super::command;
-use super::memberships::{blocking, bounded};
+use super::memberships::{HISTORY_LENGTH, blocking, bounded, journal_account, no_such_apply};
 use crate::channels::{ChannelApplyOutcome, ChannelChangesRequest, ChannelPlanPreview};
-use crate::error::{AppError, AppResult};
+use crate::error::AppResult;
 use crate::local_server::LocalServer;
 use crate::memberships::MembershipsState;
 use crate::memberships::dto::{ApplyProgress, ApplySummary, UndoRequest};
 use crate::state::{active_account, active_client};
-
-/// How many applies the history shows.
-const HISTORY_LENGTH: usize = 200;
 
 /// Loads the active account's channel table from the server (`register`, `users/me`,
 /// `user_groups`) and keeps it for planning.
@@ -62,49 +57,24 @@ pub async fn apply_channel_setting_changes(
     let account = active_account(&accounts)?;
     let client = active_client(&accounts, &local).await?;
     let loaded = memberships.channels(&accounts, &local).await?;
-    let planned = {
-        let changes = changes.clone();
-        blocking(move || plan_channel_settings(&loaded, &changes)).await?
-    };
-    let running = memberships.begin_apply()?;
-    let report = apply_channel_settings(&client, &planned, running.cancel(), |done, total| {
-        // A closed channel (the page went away) must not stop the apply.
-        let _ = on_progress.send(ApplyProgress {
-            done,
-            total,
-            waiting_seconds: None,
-        });
-    })
-    .await;
-    drop(running);
-    memberships.forget();
-    let journal_id = if report.cells.is_empty() {
-        None
-    } else {
-        let who = JournalAccount {
-            account_id: account.id,
-            site: &account.site,
-            email: &account.email,
-        };
-        let record = JournalRecord {
-            kind: ChangeKind::ChannelSettings,
-            applied_at: weir_core::clock::unix_seconds(),
-            requests_total: report.requests_total,
-            requests_sent: report.requests_sent,
-            cancelled: report.cancelled,
-            changed: report.cells.iter().filter(|c| c.succeeded()).count(),
-            failed: report.failed_count(),
-            changes: json(&changes)?,
-            cells: json(&report.cells)?,
-        };
-        Some(memberships.journal().record_raw(&who, &record)?)
-    };
-    Ok(ChannelApplyOutcome::new(&report, journal_id))
-}
-
-fn json<T: serde::Serialize + ?Sized>(value: &T) -> AppResult<String> {
-    serde_json::to_string(value)
-        .map_err(|error| AppError::Internal(format!("journal encoding: {error}")))
+    let applied = memberships
+        .pipeline()
+        .run::<ChannelSettings>(
+            &client,
+            &journal_account(&account),
+            loaded,
+            changes,
+            || memberships.forget(),
+            |progress| {
+                // A closed channel (the page went away) must not stop the apply.
+                let _ = on_progress.send(ApplyProgress::from(progress));
+            },
+        )
+        .await?;
+    Ok(ChannelApplyOutcome::new(
+        &applied.report,
+        applied.journal_id,
+    ))
 }
 
 /// The active account's channel-setting applies, newest first.
@@ -115,8 +85,8 @@ pub fn list_channel_setting_applies(
 ) -> AppResult<Vec<ApplySummary>> {
     let account = active_account(&accounts)?;
     Ok(memberships
-        .journal()
-        .list_kind(ChangeKind::ChannelSettings, account.id, HISTORY_LENGTH)?
+        .pipeline()
+        .history::<ChannelSettings>(account.id, HISTORY_LENGTH)?
         .into_iter()
         .map(Into::into)
         .collect())
@@ -131,13 +101,8 @@ pub fn undo_channel_setting_apply(
     request: UndoRequest,
 ) -> AppResult<Vec<ChannelSettingChange>> {
     let account = active_account(&accounts)?;
-    let kind = ChangeKind::ChannelSettings;
-    let journal = memberships.journal();
-    let entry: Option<JournalEntryOf<ChannelSettingChange, core::ChannelCellResult>> =
-        match request.id {
-            Some(id) => journal.get_kind(kind, account.id, id)?,
-            None => journal.last_kind(kind, account.id)?,
-        };
-    let entry = entry.ok_or_else(|| AppError::NotFound("no such apply to undo".into()))?;
-    Ok(core::reverse_channel_cells(&entry.cells))
+    memberships
+        .pipeline()
+        .undo::<ChannelSettings>(account.id, request.id)?
+        .ok_or_else(no_such_apply)
 }

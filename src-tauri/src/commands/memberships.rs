@@ -1,31 +1,30 @@
-//! The memberships grid: load, plan, apply (progress over a channel), cancel, history,
-//! undo, CSV. Each command parses, calls `weir_core::memberships` and maps the answer;
+//! The memberships grid: load, plan, apply (progress over a channel, through weir-core's
+//! pipeline), cancel, history, undo, CSV. Each command parses, calls `weir_core::memberships` and maps the answer;
 //! CPU-heavy steps (planning, CSV, building the grid's answer) run off the async workers.
 
 use std::path::{Path, PathBuf};
 
 use tauri::State;
 use tauri::ipc::Channel;
-use weir_core::Accounts;
 use weir_core::memberships::{
-    self as core, ApplyOptions, Change, ExportScope, JournalAccount, Limits, apply, export_csv,
-    import_csv,
+    self as core, Change, ExportScope, JournalAccount, Limits, export_csv, import_csv,
 };
+use weir_core::pipeline::Memberships;
+use weir_core::{Account, Accounts};
 
 use super::{PathRequest, command};
 use crate::error::{AppError, AppResult};
 use crate::local_server::LocalServer;
 use crate::memberships::MembershipsState;
 use crate::memberships::dto::{
-    ApplyOutcome, ApplyProgress, ApplySummary, ChangesRequest, CopyRequest, CreateGroupRequest,
-    CsvExportRequest, CsvImportResult, GroupChangesRequest, GroupPlanPreview, GroupSyncRequest,
-    MAX_CHANGES, MAX_COPY_TARGETS, MAX_GROUP_DESCRIPTION, MAX_GROUP_NAME, PlanPreview, UndoRequest,
+    ApplyOutcome, ApplyProgress, ApplySummary, ChangesRequest, CopyRequest, CsvExportRequest,
+    CsvImportResult, GroupSyncRequest, MAX_CHANGES, MAX_COPY_TARGETS, PlanPreview, UndoRequest,
 };
 use crate::memberships::wire::{self, GridAnswer};
 use crate::state::{active_account, active_client};
 
 /// How many applies the history shows.
-const HISTORY_LENGTH: usize = 200;
+pub(super) const HISTORY_LENGTH: usize = 200;
 /// Grids whose answer passes this (some 10,000 people) return the heap their load left
 /// free; smaller loads leave too little to be worth a walk of every arena.
 const RELEASE_HEAP_ABOVE_BYTES: usize = 1024 * 1024;
@@ -115,43 +114,34 @@ pub async fn apply_membership_changes(
     let account = active_account(&accounts)?;
     let client = active_client(&accounts, &local).await?;
     let matrix = memberships.matrix(&accounts, &local).await?;
-    let planned = {
-        let changes = changes.clone();
-        blocking(move || core::plan(&matrix, &changes, &Limits::default())).await?
-    };
-    let running = memberships.begin_apply()?;
-    let report = apply(
-        &client,
-        &planned,
-        &ApplyOptions::default(),
-        running.cancel(),
-        |progress| {
-            // A closed channel (the page went away) must not stop the apply.
-            let _ = on_progress.send(ApplyProgress::from(progress));
-        },
-    )
-    .await;
-    drop(running);
-    memberships.forget();
-    let journal_id = if report.cells.is_empty() {
-        None
-    } else {
-        let who = JournalAccount {
-            account_id: account.id,
-            site: &account.site,
-            email: &account.email,
-        };
-        Some(memberships.journal().record(
-            &who,
-            &changes,
-            &report,
-            weir_core::clock::unix_seconds(),
-        )?)
-    };
-    Ok(ApplyOutcome::new(&report, journal_id))
+    let applied = memberships
+        .pipeline()
+        .run::<Memberships>(
+            &client,
+            &journal_account(&account),
+            matrix,
+            changes,
+            || memberships.forget(),
+            |progress| {
+                // A closed channel (the page went away) must not stop the apply.
+                let _ = on_progress.send(ApplyProgress::from(progress));
+            },
+        )
+        .await?;
+    Ok(ApplyOutcome::new(&applied.report, applied.journal_id))
 }
 
-/// Stops the running apply before its next request.
+/// Who applies, as the journal records it.
+pub(super) fn journal_account(account: &Account) -> JournalAccount<'_> {
+    JournalAccount {
+        account_id: account.id,
+        site: &account.site,
+        email: &account.email,
+    }
+}
+
+/// Stops the running apply before its next request (any page's: one apply runs at a
+/// time).
 #[command]
 pub fn cancel_membership_apply(memberships: State<'_, MembershipsState>) -> bool {
     memberships.cancel()
@@ -165,8 +155,8 @@ pub fn list_membership_applies(
 ) -> AppResult<Vec<ApplySummary>> {
     let account = active_account(&accounts)?;
     Ok(memberships
-        .journal()
-        .list(account.id, HISTORY_LENGTH)?
+        .pipeline()
+        .history::<Memberships>(account.id, HISTORY_LENGTH)?
         .into_iter()
         .map(Into::into)
         .collect())
@@ -180,12 +170,15 @@ pub fn undo_membership_apply(
     request: UndoRequest,
 ) -> AppResult<Vec<Change>> {
     let account = active_account(&accounts)?;
-    let entry = match request.id {
-        Some(id) => memberships.journal().get(account.id, id)?,
-        None => memberships.journal().last(account.id)?,
-    };
-    let entry = entry.ok_or_else(|| AppError::NotFound("no such apply to undo".into()))?;
-    Ok(entry.reverse())
+    memberships
+        .pipeline()
+        .undo::<Memberships>(account.id, request.id)?
+        .ok_or_else(no_such_apply)
+}
+
+/// Undo named an apply the journal does not have (for this account and page).
+pub(super) fn no_such_apply() -> AppError {
+    AppError::NotFound("no such apply to undo".into())
 }
 
 /// A CSV file to write, buffered.
@@ -284,80 +277,4 @@ pub async fn copy_memberships(
         .map_err(|error| AppError::from(weir_core::CoreError::from(error)))
     })
     .await?
-}
-
-fn group_changes(request: GroupChangesRequest) -> AppResult<Vec<core::GroupMemberChange>> {
-    bounded(request.changes)
-}
-
-/// The calls an apply of these groups-page changes would make (one per group).
-#[command]
-pub async fn plan_group_member_changes(
-    accounts: State<'_, Accounts>,
-    local: State<'_, LocalServer>,
-    memberships: State<'_, MembershipsState>,
-    request: GroupChangesRequest,
-) -> AppResult<GroupPlanPreview> {
-    let changes = group_changes(request)?;
-    let matrix = memberships.matrix(&accounts, &local).await?;
-    blocking(move || GroupPlanPreview::from(&core::plan_group_members(&matrix, &changes))).await
-}
-
-/// Applies groups-page changes, one `POST /user_groups/{id}/members` per group, with
-/// progress; the answer's reverse is what undo stages.
-#[command]
-pub async fn apply_group_member_changes(
-    accounts: State<'_, Accounts>,
-    local: State<'_, LocalServer>,
-    memberships: State<'_, MembershipsState>,
-    request: GroupChangesRequest,
-    on_progress: Channel<ApplyProgress>,
-) -> AppResult<core::GroupApplyReport> {
-    let changes = group_changes(request)?;
-    let client = active_client(&accounts, &local).await?;
-    let matrix = memberships.matrix(&accounts, &local).await?;
-    let planned = blocking(move || core::plan_group_members(&matrix, &changes)).await?;
-    let running = memberships.begin_apply()?;
-    let report = core::apply_group_members(&client, &planned, |done, total| {
-        // A closed channel (the page went away) must not stop the apply.
-        let _ = on_progress.send(ApplyProgress {
-            done,
-            total,
-            waiting_seconds: None,
-        });
-    })
-    .await;
-    drop(running);
-    memberships.forget();
-    Ok(report)
-}
-
-/// Creates a user group with its first members; the new id when the server says it.
-#[command]
-pub async fn create_user_group(
-    accounts: State<'_, Accounts>,
-    local: State<'_, LocalServer>,
-    memberships: State<'_, MembershipsState>,
-    request: CreateGroupRequest,
-) -> AppResult<Option<i64>> {
-    let name = request.name.trim();
-    if name.is_empty() || name.chars().count() > MAX_GROUP_NAME {
-        return Err(AppError::InvalidInput(format!(
-            "a group name has 1 to {MAX_GROUP_NAME} characters"
-        )));
-    }
-    if request.description.chars().count() > MAX_GROUP_DESCRIPTION
-        || request.members.len() > MAX_COPY_TARGETS
-    {
-        return Err(AppError::InvalidInput(
-            "the description or the member list is too long".into(),
-        ));
-    }
-    let client = active_client(&accounts, &local).await?;
-    let id = client
-        .create_user_group(name, &request.description, &request.members)
-        .await
-        .map_err(weir_core::CoreError::from)?;
-    memberships.forget();
-    Ok(id)
 }

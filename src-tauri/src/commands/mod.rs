@@ -10,6 +10,7 @@ pub mod accounts;
 pub mod bots;
 pub mod channels;
 pub mod group_csv;
+pub mod groups;
 pub mod local_server;
 pub mod memberships;
 pub mod organization;

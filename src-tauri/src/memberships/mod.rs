@@ -1,6 +1,7 @@
-//! The memberships grid's state in the shell: the journal, the grid last loaded (so that
-//! plan, apply and CSV work on what the user sees without loading it again) and the
-//! cancel switch of the running apply, held by an [`ApplyGuard`].
+//! The staged-changes pages' state in the shell: what each page last loaded (the grid,
+//! which the Memberships and Groups pages share, and the channel table), so that plan,
+//! apply and CSV work on what the user sees without loading it again, and weir-core's
+//! [`Pipeline`] (the journal and the one apply slot) that applies every kind of change.
 
 pub mod dto;
 pub mod group_csv;
@@ -11,33 +12,35 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use weir_core::Accounts;
 use weir_core::channels::{LoadedChannels, load_channels};
-use weir_core::memberships::{Cancel, Journal, Matrix, load_matrix};
+use weir_core::memberships::{Journal, Matrix, load_matrix};
+use weir_core::pipeline::Pipeline;
 
-use crate::error::{AppError, AppResult};
+use crate::error::AppResult;
 use crate::local_server::LocalServer;
 use crate::state::{active_account, active_client};
 
 pub struct MembershipsState {
-    journal: Journal,
+    pipeline: Pipeline,
     loaded: Mutex<Option<(i64, Arc<Matrix>)>>,
     /// The Channels page's table last loaded, by account.
     channels: Mutex<Option<(i64, Arc<LoadedChannels>)>>,
-    running: Mutex<Option<Cancel>>,
 }
 
 impl MembershipsState {
-    /// The journal lives in `memberships-journal.sqlite3` in the data dir.
+    /// The journal lives in `memberships-journal.sqlite3` in the data dir (every kind of
+    /// change: the name is older than the other pages).
     pub fn open(data_dir: &Path) -> AppResult<Self> {
         Ok(Self {
-            journal: Journal::open(&data_dir.join("memberships-journal.sqlite3"))?,
+            pipeline: Pipeline::new(Journal::open(
+                &data_dir.join("memberships-journal.sqlite3"),
+            )?),
             loaded: Mutex::new(None),
             channels: Mutex::new(None),
-            running: Mutex::new(None),
         })
     }
 
-    pub fn journal(&self) -> &Journal {
-        &self.journal
+    pub fn pipeline(&self) -> &Pipeline {
+        &self.pipeline
     }
 
     /// Loads the active account's grid from the server and keeps it.
@@ -106,94 +109,8 @@ impl MembershipsState {
         }
     }
 
-    /// Claims the one apply slot: the guard holds its cancel switch and frees the slot when
-    /// dropped, however the apply ends (answer, error, early return or panic).
-    pub fn begin_apply(&self) -> AppResult<ApplyGuard<'_>> {
-        let mut running = self.running.lock().unwrap_or_else(PoisonError::into_inner);
-        if running.is_some() {
-            return Err(AppError::Busy("another apply is running".into()));
-        }
-        let cancel = Cancel::new();
-        *running = Some(cancel.clone());
-        Ok(ApplyGuard {
-            running: &self.running,
-            cancel,
-        })
-    }
-
     /// Cancels the running apply between two requests; `false` when none runs.
     pub fn cancel(&self) -> bool {
-        match &*self.running.lock().unwrap_or_else(PoisonError::into_inner) {
-            Some(cancel) => {
-                cancel.cancel();
-                true
-            }
-            None => false,
-        }
-    }
-}
-
-/// The running apply's claim on [`MembershipsState`]; dropping it ends the apply.
-pub struct ApplyGuard<'a> {
-    running: &'a Mutex<Option<Cancel>>,
-    cancel: Cancel,
-}
-
-impl ApplyGuard<'_> {
-    /// The switch [`MembershipsState::cancel`] flips.
-    pub fn cancel(&self) -> &Cancel {
-        &self.cancel
-    }
-}
-
-impl Drop for ApplyGuard<'_> {
-    fn drop(&mut self) {
-        *self.running.lock().unwrap_or_else(PoisonError::into_inner) = None;
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn state() -> (tempfile::TempDir, MembershipsState) {
-        let dir = tempfile::tempdir().unwrap();
-        let state = MembershipsState::open(dir.path()).unwrap();
-        (dir, state)
-    }
-
-    #[test]
-    fn one_apply_at_a_time_and_the_slot_frees_on_drop() {
-        let (_dir, state) = state();
-        assert!(!state.cancel(), "nothing runs yet");
-        let guard = state.begin_apply().unwrap();
-        assert!(matches!(state.begin_apply(), Err(AppError::Busy(_))));
-        assert!(state.cancel());
-        assert!(guard.cancel().is_cancelled());
-        drop(guard);
-        assert!(!state.cancel());
-        assert!(state.begin_apply().is_ok());
-    }
-
-    #[test]
-    fn an_early_return_frees_the_slot() {
-        let (_dir, state) = state();
-        let fails = || -> AppResult<()> {
-            let _guard = state.begin_apply()?;
-            Err(AppError::Internal("the plan failed".into()))
-        };
-        assert!(fails().is_err());
-        assert!(state.begin_apply().is_ok());
-    }
-
-    #[test]
-    fn a_panic_during_an_apply_frees_the_slot() {
-        let (_dir, state) = state();
-        let panicked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            let _guard = state.begin_apply().unwrap();
-            panic!("the apply panicked");
-        }));
-        assert!(panicked.is_err());
-        assert!(state.begin_apply().is_ok(), "Apply must not stay locked");
+        self.pipeline.cancel()
     }
 }

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 use zulip_api::Role;
 
+use super::apply::Cancel;
 use super::matrix::Matrix;
 use crate::client::{ClientError, ZulipClient};
 
@@ -221,27 +222,51 @@ pub struct GroupCellResult {
 pub struct GroupApplyReport {
     pub requests_total: usize,
     pub requests_sent: usize,
+    /// Per cell; a cell whose request was not sent (the apply was cancelled) says so in
+    /// its `error`.
     pub cells: Vec<GroupCellResult>,
 }
+
+/// A cell's message when the apply was cancelled before its group's request.
+pub const NOT_SENT: &str = "Not sent: the apply was cancelled.";
 
 impl GroupApplyReport {
     /// The changes that undo this apply: every cell it changed, reversed.
     pub fn reverse(&self) -> Vec<GroupMemberChange> {
+        reverse_group_cells(&self.cells)
+    }
+
+    pub fn failed_count(&self) -> usize {
         self.cells
             .iter()
-            .filter(|cell| cell.error.is_none())
-            .map(|cell| GroupMemberChange {
-                member: !cell.change.member,
-                ..cell.change
-            })
-            .collect()
+            .filter(|cell| cell.error.is_some())
+            .count()
+    }
+
+    /// Whether the apply stopped before its last request.
+    pub fn cancelled(&self) -> bool {
+        self.requests_sent < self.requests_total
     }
 }
 
-/// Sends the plan's requests in order, reporting `(done, total)` after each.
+/// The changes that undo the cells an apply changed.
+pub fn reverse_group_cells(cells: &[GroupCellResult]) -> Vec<GroupMemberChange> {
+    cells
+        .iter()
+        .filter(|cell| cell.error.is_none())
+        .map(|cell| GroupMemberChange {
+            member: !cell.change.member,
+            ..cell.change
+        })
+        .collect()
+}
+
+/// Sends the plan's requests in order, reporting `(done, total)` after each; once
+/// `cancel` is set, the rest are not sent (their cells say so).
 pub async fn apply_group_members<A: GroupMembersApi>(
     api: &A,
     plan: &GroupPlan,
+    cancel: &Cancel,
     mut on_progress: impl FnMut(usize, usize),
 ) -> GroupApplyReport {
     let total = plan.requests.len();
@@ -250,11 +275,16 @@ pub async fn apply_group_members<A: GroupMembersApi>(
         ..GroupApplyReport::default()
     };
     for (done, request) in plan.requests.iter().enumerate() {
-        let outcome = api
-            .update_members(request.group_id, &request.add, &request.delete)
-            .await;
-        report.requests_sent += 1;
-        let error = outcome.err().map(|error| error.to_string());
+        let error = if cancel.is_cancelled() {
+            Some(NOT_SENT.to_owned())
+        } else {
+            let outcome = api
+                .update_members(request.group_id, &request.add, &request.delete)
+                .await;
+            report.requests_sent += 1;
+            on_progress(done + 1, total);
+            outcome.err().map(|error| error.to_string())
+        };
         let cells = request
             .add
             .iter()
@@ -270,7 +300,6 @@ pub async fn apply_group_members<A: GroupMembersApi>(
                 error: error.clone(),
             });
         }
-        on_progress(done + 1, total);
     }
     report
 }

@@ -28,10 +28,11 @@ pub use apply::{
 };
 pub use group_members::{
     GroupApplyReport, GroupCellResult, GroupDenied, GroupMemberChange, GroupMembersApi, GroupPlan,
-    GroupRequest, apply_group_members, plan_group_members,
+    GroupRequest, NOT_SENT, apply_group_members, plan_group_members, reverse_group_cells,
 };
 pub use group_table::{GroupExportScope, export_group_csv, import_group_csv};
 pub use groups::{Group, GroupError, GroupSetting, Groups, MAX_GROUPS, SyncKeep, TriState};
+pub(crate) use journal::to_json as journal_json;
 pub use journal::{
     ChangeKind, Journal, JournalAccount, JournalEntry, JournalEntryOf, JournalRecord,
     JournalSummary,

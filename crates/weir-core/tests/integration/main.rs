@@ -5,7 +5,9 @@
 
 mod accounts;
 mod bots;
+mod channels;
 mod client;
 mod compat;
+mod pipeline;
 mod real_keyring;
 mod support;

@@ -24,6 +24,7 @@ import type { GroupApplyReport } from "./GroupApplyReport";
 import type { GroupChangesRequest } from "./GroupChangesRequest";
 import type { GroupCsvExportRequest } from "./GroupCsvExportRequest";
 import type { GroupCsvImportResult } from "./GroupCsvImportResult";
+import type { GroupMemberChange } from "./GroupMemberChange";
 import type { GroupPlanPreview } from "./GroupPlanPreview";
 import type { GroupSyncRequest } from "./GroupSyncRequest";
 import type { ImportZuliprcRequest } from "./ImportZuliprcRequest";
@@ -183,7 +184,8 @@ export interface Commands {
    */
   apply_membership_changes: { args: { request: ChangesRequest; onProgress: Channel<ApplyProgress> }; result: ApplyOutcome };
   /**
-   * Stops the running apply before its next request.
+   * Stops the running apply before its next request (any page's: one apply runs at a
+   * time).
    */
   cancel_membership_apply: { args: undefined; result: boolean };
   /**
@@ -218,9 +220,18 @@ export interface Commands {
   plan_group_member_changes: { args: { request: GroupChangesRequest }; result: GroupPlanPreview };
   /**
    * Applies groups-page changes, one `POST /user_groups/{id}/members` per group, with
-   * progress; the answer's reverse is what undo stages.
+   * progress, and journals the outcome (`undo_group_member_apply` reads it back).
    */
   apply_group_member_changes: { args: { request: GroupChangesRequest; onProgress: Channel<ApplyProgress> }; result: GroupApplyReport };
+  /**
+   * The active account's groups-page applies, newest first.
+   */
+  list_group_member_applies: { args: undefined; result: Array<ApplySummary> };
+  /**
+   * The reverse of a groups-page apply (the latest when no id is given), from the
+   * journal, for the UI to stage.
+   */
+  undo_group_member_apply: { args: { request: UndoRequest }; result: Array<GroupMemberChange> };
   /**
    * Creates a user group with its first members; the new id when the server says it.
    */

@@ -4,4 +4,9 @@ import type { GroupCellResult } from "./GroupCellResult";
 /**
  * The outcome of applying a groups plan.
  */
-export type GroupApplyReport = { requestsTotal: number, requestsSent: number, cells: Array<GroupCellResult>, };
+export type GroupApplyReport = { requestsTotal: number, requestsSent: number, 
+/**
+ * Per cell; a cell whose request was not sent (the apply was cancelled) says so in
+ * its `error`.
+ */
+cells: Array<GroupCellResult>, };

@@ -6,8 +6,8 @@ use serde_json::json;
 use zulip_api::{DEFAULT_FEATURE_LEVEL, Role, User};
 
 use super::super::{
-    GroupDenied, GroupMemberChange, GroupMembersApi, Matrix, Snapshot, apply_group_members,
-    plan_group_members,
+    Cancel, GroupDenied, GroupMemberChange, GroupMembersApi, Matrix, NOT_SENT, Snapshot,
+    apply_group_members, plan_group_members,
 };
 use super::groups::group;
 use super::{build, user};
@@ -212,7 +212,10 @@ async fn apply_sends_the_plan_and_undo_reverses_what_succeeded() {
     );
     let api = FakeApi::default();
     let mut progress = Vec::new();
-    let report = apply_group_members(&api, &plan, |done, total| progress.push((done, total))).await;
+    let report = apply_group_members(&api, &plan, &Cancel::new(), |done, total| {
+        progress.push((done, total));
+    })
+    .await;
     assert_eq!(progress, vec![(1, 2), (2, 2)]);
     assert_eq!(report.requests_sent, 2);
     let calls = api.calls.lock().map(|c| c.clone()).unwrap_or_default();
@@ -226,4 +229,24 @@ async fn apply_sends_the_plan_and_undo_reverses_what_succeeded() {
     let mut reverse = report.reverse();
     reverse.sort();
     assert_eq!(reverse, vec![change(2, 10, true), change(4, 10, false)]);
+}
+
+#[tokio::test]
+async fn a_cancelled_group_apply_sends_nothing_more_and_undoes_nothing() {
+    let matrix = org(Role::Owner);
+    let plan = plan_group_members(&matrix, &[change(4, 10, true), change(2, 13, true)]);
+    let cancel = Cancel::new();
+    cancel.cancel();
+    let api = FakeApi::default();
+    let report = apply_group_members(&api, &plan, &cancel, |_, _| {}).await;
+    assert!(report.cancelled());
+    assert_eq!(report.requests_sent, 0);
+    assert!(api.calls.lock().map(|c| c.is_empty()).unwrap_or(false));
+    assert!(
+        report
+            .cells
+            .iter()
+            .all(|c| c.error.as_deref() == Some(NOT_SENT))
+    );
+    assert!(report.reverse().is_empty());
 }
