@@ -169,6 +169,9 @@ export const ipc = {
   listChannelSettingApplies: () => call('list_channel_setting_applies'),
   undoChannelSettingApply: (id: RequestOf<'undo_channel_setting_apply'>['id']) =>
     call('undo_channel_setting_apply', { request: { id } }),
+  listGroupMemberApplies: () => call('list_group_member_applies'),
+  undoGroupMemberApply: (id: RequestOf<'undo_group_member_apply'>['id']) =>
+    call('undo_group_member_apply', { request: { id } }),
   createUserGroup: (request: RequestOf<'create_user_group'>) =>
     call('create_user_group', { request }),
   exportGroupsCsv: (request: RequestOf<'export_groups_csv'>) =>

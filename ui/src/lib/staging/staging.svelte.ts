@@ -62,6 +62,8 @@ export interface StagingKind<C, Plan, Report> {
   restage(report: Report): void;
   /** The changes that reverse the last apply (`report` is null after a restart). */
   reverse?(report: Report | null): Promise<C[]> | C[];
+  /** How many applies the journal holds (undo is offered after a restart when any). */
+  journalled?(): Promise<number>;
   /** Stages changes given by the backend (an undo): how many differ from the server. */
   stage(changes: C[]): number;
   cancel?(): Promise<unknown>;
@@ -295,6 +297,17 @@ export class Staging<K extends number | string, V, C, Plan, Report> implements P
     const staged = this.stageStep(changes);
     this.report = null;
     return staged;
+  }
+
+  /** Offers undo when the journal holds an apply (one made before a restart too). */
+  async loadJournal(): Promise<void> {
+    if (!this.kind.journalled) return;
+    try {
+      const count = await this.kind.journalled();
+      if (!this.applying) this.undoReady = count > 0;
+    } catch {
+      // Undo is then offered after the next apply only.
+    }
   }
 
   /** Changes to confirm before applying. */

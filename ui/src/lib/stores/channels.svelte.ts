@@ -70,6 +70,7 @@ class ChannelsState {
       }
     },
     reverse: () => ipc.undoChannelSettingApply(null),
+    journalled: async () => (await ipc.listChannelSettingApplies()).length,
     stage: (changes) => this.stage(changes),
     journalId: (outcome) => outcome.journalId,
   });
@@ -98,6 +99,7 @@ class ChannelsState {
       this.pending.clear();
       this.selected.clear();
       this.editing = null;
+      if (key !== null) void this.pending.loadJournal();
     }
     return this.#table.ensure(key);
   }

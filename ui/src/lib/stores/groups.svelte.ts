@@ -112,10 +112,8 @@ class GroupsState {
         this.failed.set(cellKey(userId, groupId), cell.error);
       }
     },
-    reverse: (report) =>
-      (report?.cells ?? [])
-        .filter((cell) => cell.error === null)
-        .map(({ change }) => ({ ...change, member: !change.member })),
+    reverse: () => ipc.undoGroupMemberApply(null),
+    journalled: async () => (await ipc.listGroupMemberApplies()).length,
     stage: (changes) => this.stage(changes),
   });
   /** Staged cells: `cellKey` → the membership the cell will have. */
@@ -139,6 +137,7 @@ class GroupsState {
     if (key === this.#key) return;
     if (this.#key !== null) this.clear();
     this.#key = key;
+    if (key !== null) void this.pending.loadJournal();
   }
 
   get index(): GroupsIndex | null {
