@@ -1,6 +1,7 @@
 """The Channels page (issue 37): channels × Zulip's channel permission settings.
 
-As the demo's owner, on the app's local server: one setting (who can remove subscribers)
+As the demo's owner, on the app's local server (its key read from the server's database:
+the demo keeps none in the keyring): one setting (who can remove subscribers)
 set on three channels in one staged step, through the cell editor with the three channels
 selected; the promised request count (3, one `PATCH /streams/{id}` per channel) equal to
 the count sent; the result read back with the server's own `GET /streams`; undo staged
@@ -14,10 +15,12 @@ from __future__ import annotations
 import base64
 import json
 import re
+import sqlite3
 import urllib.request
+from contextlib import closing
+from pathlib import Path
 
 import pytest
-import secretstorage
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
@@ -33,25 +36,22 @@ flow: dict[str, object] = {}
 
 
 def local_account(ui: Ui) -> tuple[str, str, str]:
-    """The local server's URL, and the demo owner's e-mail and key from the Secret Service
-    (the app keeps the key there, under `<email>@<site>`)."""
+    """The local server's URL, and the demo account's e-mail and key. The demo keeps no key
+    in the keyring (its server holds it): it is read from the server's database, for the
+    user the Accounts page shows on the demo's row."""
     ui.go("local-server")
     url = ui.text_of("local-server-url")
     assert re.fullmatch(r"http://127\.0\.0\.1:\d+", url), url
-    connection = secretstorage.dbus_init()
-    try:
-        items = list(
-            secretstorage.search_items(connection, {"service": ui.e2e.keyring_service})
-        )
-        for item in items:
-            user = item.get_attributes().get("username", "")
-            if user.endswith(f"@{url}"):
-                if item.is_locked():
-                    item.unlock()
-                return url, user[: -len(f"@{url}")], item.get_secret().decode()
-    finally:
-        connection.close()
-    raise AssertionError(f"no Secret Service item for the demo account at {url}")
+    database = Path(ui.text_of("local-server-data-dir")) / "weir.sqlite3"
+    ui.go("accounts")
+    demo = [content(row) for row in ui.account_rows() if DEMO_LABEL in content(row)]
+    assert len(demo) == 1, demo
+    with closing(sqlite3.connect(f"file:{database}?mode=ro", uri=True)) as db:
+        users = db.execute("SELECT email, api_key FROM users WHERE is_active = 1").fetchall()
+    # The row shows the account's e-mail (the longest match: no shorter address inside it).
+    mine = sorted(((e, k) for e, k in users if e in demo[0]), key=lambda u: -len(u[0]))
+    assert mine, (demo, [email for email, _ in users])
+    return url, mine[0][0], mine[0][1]
 
 
 def local_streams(account: tuple[str, str, str]) -> dict[int, dict]:
