@@ -193,13 +193,35 @@ fn the_real_app_shows_the_demo_and_imports_a_zuliprc_into_the_keyring() {
     publish_readme_screenshots(&shots);
 }
 
-/// The README's screenshots: the grid and the workbench, in both themes, as this run
-/// took them (`artifacts/e2e/<shot>.png` → `docs/screenshots/<name>.png`).
-const README_SHOTS: [(&str, &str); 4] = [
+/// The README's screenshots: the grid and the workbench, in both themes; and the
+/// memberships and Groups workspaces at 1024 × 700 and 1280 × 800 in both themes
+/// (`test_workspace.py`), as this run took them (`artifacts/e2e/<shot>.png` →
+/// `docs/screenshots/<name>.png`).
+const README_SHOTS: [(&str, &str); 12] = [
     ("memberships", "memberships-light"),
     ("a11y-memberships-dark", "memberships-dark"),
     ("workbench-preview-light", "workbench-light"),
     ("workbench-preview-dark", "workbench-dark"),
+    (
+        "workspace-memberships-1024x700-light",
+        "memberships-1024x700-light",
+    ),
+    (
+        "workspace-memberships-1024x700-dark",
+        "memberships-1024x700-dark",
+    ),
+    (
+        "workspace-memberships-1280x800-light",
+        "memberships-1280x800-light",
+    ),
+    (
+        "workspace-memberships-1280x800-dark",
+        "memberships-1280x800-dark",
+    ),
+    ("workspace-groups-1024x700-light", "groups-1024x700-light"),
+    ("workspace-groups-1024x700-dark", "groups-1024x700-dark"),
+    ("workspace-groups-1280x800-light", "groups-1280x800-light"),
+    ("workspace-groups-1280x800-dark", "groups-1280x800-dark"),
 ];
 
 /// Every run must be able to make the README's screenshots; with
