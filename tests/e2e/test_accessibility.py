@@ -36,7 +36,7 @@ from a11y import (
 from conftest import E2EEnv
 from test_app import Ui, content, css, grid_cells
 
-PAGES = ("memberships", "bots", "local-server", "accounts", "groups")
+PAGES = ("memberships", "bots", "local-server", "accounts", "groups", "channels")
 THEMES = ("light", "dark")
 KEY_NAMES = {
     Keys.HOME: "Home",
@@ -86,6 +86,11 @@ def loaded(ui: Ui, page: str) -> None:
         ui.wait(
             lambda d: d.find_elements(By.CSS_SELECTOR, '[data-testid^="gcell-"]'),
             "the groups grid",
+        )
+    elif page == "channels":
+        ui.wait(
+            lambda d: d.find_elements(By.CSS_SELECTOR, '[data-testid^="chcell-"]'),
+            "the channels grid",
         )
     else:
         ui.wait(lambda d: ui.all("account-row"), "the accounts")
@@ -187,7 +192,7 @@ class TestAccessibility:
             assert not missed, f"{where}: not reachable with Tab: {missed}"
             # A grid is one Tab stop (roving tabindex); its cells are walked with arrows.
             in_grid = [stop["what"] for stop in stops if stop["grid"] is not None]
-            if page in ("memberships", "groups"):
+            if page in ("memberships", "groups", "channels"):
                 assert len(in_grid) == 1, f"{where}: the grid takes {len(in_grid)} Tab stops: {in_grid}"
             else:
                 assert not in_grid, f"{where}: grid stops on a page without a grid: {in_grid}"

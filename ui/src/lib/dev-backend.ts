@@ -2,7 +2,8 @@
  * A fake backend for `npm run dev` in a plain browser (no Tauri). Only `main.ts` imports it,
  * behind `import.meta.env.DEV`, so production builds do not contain it.
  *
- * Memberships (grid, plan, apply, history, undo) come from `dev-memberships.ts`; CSV
+ * Memberships (grid, plan, apply, history, undo) come from `dev-memberships.ts`, channel
+ * settings from `dev-channels.ts`; CSV
  * export and import need the app.
  *
  * `?scenario=` picks a state to look at: `no-account`, `keyring-unavailable`,
@@ -17,6 +18,7 @@ import type { OrganizationOverview } from './bindings/OrganizationOverview';
 import type { RequestLogEntry } from './bindings/RequestLogEntry';
 import type { Role } from './bindings/Role';
 import type { UserSummary } from './bindings/UserSummary';
+import { devChannels } from './dev-channels';
 import { devMemberships, type DevStream } from './dev-memberships';
 import { fakeBackend, type Backend, type IpcErrorCode, type IpcError } from './ipc';
 
@@ -265,6 +267,15 @@ export function createDevBackend(params: URLSearchParams): Backend {
 
   return fakeBackend({
     ...devMemberships(users, STREAMS, (ms) => delay(undefined, ms)),
+    ...devChannels(
+      STREAMS.map((s) => ({
+        streamId: s.streamId,
+        name: s.name,
+        description: `What #${s.name} is for.`,
+        inviteOnly: s.inviteOnly,
+      })),
+      { wait: (ms) => delay(undefined, ms) },
+    ),
     app_status: () => ({
       activeAccountId: activeId,
       accounts: summaries(),

@@ -155,6 +155,23 @@ export const ipc = {
       request: { changes },
       onProgress: backend.channel?.(onProgress) ?? { onmessage: onProgress },
     }),
+  loadChannelSettings: () => call('load_channel_settings'),
+  planChannelSettingChanges: (changes: RequestOf<'plan_channel_setting_changes'>['changes']) =>
+    call('plan_channel_setting_changes', { request: { changes } }),
+  applyChannelSettingChanges: (
+    changes: RequestOf<'apply_channel_setting_changes'>['changes'],
+    onProgress: ProgressChannel<ApplyProgress>['onmessage'],
+  ) =>
+    call('apply_channel_setting_changes', {
+      request: { changes },
+      onProgress: backend.channel?.(onProgress) ?? { onmessage: onProgress },
+    }),
+  listChannelSettingApplies: () => call('list_channel_setting_applies'),
+  undoChannelSettingApply: (id: RequestOf<'undo_channel_setting_apply'>['id']) =>
+    call('undo_channel_setting_apply', { request: { id } }),
+  listGroupMemberApplies: () => call('list_group_member_applies'),
+  undoGroupMemberApply: (id: RequestOf<'undo_group_member_apply'>['id']) =>
+    call('undo_group_member_apply', { request: { id } }),
   createUserGroup: (request: RequestOf<'create_user_group'>) =>
     call('create_user_group', { request }),
   exportGroupsCsv: (request: RequestOf<'export_groups_csv'>) =>

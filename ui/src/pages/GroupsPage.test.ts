@@ -22,6 +22,8 @@ async function open(handlers: Handlers = {}, data: PlainGrid = grid()) {
     organization_overview: () => overview(),
     load_memberships: () => encodeGrid(data),
     list_membership_applies: () => [],
+    list_group_member_applies: () => [],
+    undo_group_member_apply: () => [],
     plan_group_member_changes: ({ request }: { request: { changes: GroupMemberChange[] } }) => {
       const byGroup = new Set(request.changes.map((c) => c.groupId));
       return {
@@ -72,6 +74,8 @@ describe('GroupsPage', () => {
     const backend = await open({
       load_memberships: () => encodeGrid(loads++ === 0 ? grid() : after),
       apply_group_member_changes: () => report,
+      // The journal's reverse of the apply.
+      undo_group_member_apply: () => [{ userId: 1, groupId: 30, member: false }],
     });
     await fireEvent.click(gcell(1, 30));
     expect(gcell(1, 30)).toHaveAttribute('aria-checked', 'true');
@@ -92,8 +96,12 @@ describe('GroupsPage', () => {
     });
     expect(gcell(1, 30)).toHaveAttribute('aria-checked', 'true');
 
-    await fireEvent.click(screen.getByTestId('gundo'));
-    expect(gcell(1, 30)).toHaveAttribute('aria-checked', 'false');
+    const undo = screen.getByTestId('gundo');
+    undo.focus();
+    await fireEvent.click(undo);
+    await waitFor(() => {
+      expect(gcell(1, 30)).toHaveAttribute('aria-checked', 'false');
+    });
     expect(gcell(1, 30)).toHaveAttribute('data-staged', 'true');
     expect(screen.getByTestId('gpending-count')).toHaveTextContent('1');
     expect(screen.queryByTestId('gundo')).toBeNull();

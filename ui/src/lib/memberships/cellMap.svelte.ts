@@ -5,7 +5,8 @@
  * shown. (A `SvelteMap` tracks every read of a missing key on its one version, and nearly
  * every cell is missing: one toggle re-ran each of the ~700 cells in view.)
  *
- * Iterating and `size` track every change, as the pending-changes panel needs.
+ * Iterating and `size` track every change, as the pending-changes panel needs. Keys are
+ * numbers (the grid's cells) or strings (a groups page cell, a channel's setting).
  */
 
 /** Enough buckets that two cells in view rarely share one; created once, up front, so that
@@ -21,23 +22,30 @@ class Version {
   }
 }
 
-/** Fibonacci hashing: neighbouring keys (a row's cells) land in different buckets. */
-function bucketOf(key: number): number {
-  return Math.imul(key, 0x9e3779b1) >>> (32 - BUCKET_BITS);
+/** Fibonacci hashing: neighbouring keys (a row's cells) land in different buckets; a
+ *  string is first folded to a number (FNV-1a). */
+function bucketOf(key: number | string): number {
+  let n: number;
+  if (typeof key === 'number') n = key;
+  else {
+    n = 0x811c9dc5;
+    for (let i = 0; i < key.length; i++) n = Math.imul(n ^ key.charCodeAt(i), 0x01000193);
+  }
+  return Math.imul(n, 0x9e3779b1) >>> (32 - BUCKET_BITS);
 }
 
-export class CellMap<V> {
+export class CellMap<V, K extends number | string = number> {
   // eslint-disable-next-line svelte/prefer-svelte-reactivity -- tracked by the versions below
-  readonly #values = new Map<number, V>();
+  readonly #values = new Map<K, V>();
   readonly #buckets = Array.from({ length: 1 << BUCKET_BITS }, () => new Version());
   readonly #all = new Version();
 
-  get(key: number): V | undefined {
+  get(key: K): V | undefined {
     this.#buckets[bucketOf(key)]?.track();
     return this.#values.get(key);
   }
 
-  has(key: number): boolean {
+  has(key: K): boolean {
     this.#buckets[bucketOf(key)]?.track();
     return this.#values.has(key);
   }
@@ -52,13 +60,13 @@ export class CellMap<V> {
     return this.#values.size;
   }
 
-  set(key: number, value: V): void {
+  set(key: K, value: V): void {
     if (this.#values.has(key) && this.#values.get(key) === value) return;
     this.#values.set(key, value);
     this.#changed(key);
   }
 
-  delete(key: number): boolean {
+  delete(key: K): boolean {
     if (!this.#values.delete(key)) return false;
     this.#changed(key);
     return true;
@@ -71,17 +79,17 @@ export class CellMap<V> {
     this.#all.value++;
   }
 
-  [Symbol.iterator](): IterableIterator<[number, V]> {
+  [Symbol.iterator](): IterableIterator<[K, V]> {
     this.#all.track();
     return this.#values.entries();
   }
 
-  #changed(key: number): void {
+  #changed(key: K): void {
     this.#bump(key);
     this.#all.value++;
   }
 
-  #bump(key: number): void {
+  #bump(key: K): void {
     const bucket = this.#buckets[bucketOf(key)];
     if (bucket) bucket.value++;
   }

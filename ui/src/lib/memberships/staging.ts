@@ -153,11 +153,12 @@ export function risksOf(index: GridIndex, staged: Iterable<[number, boolean]>): 
 
 /**
  * The steps of staging, for Ctrl+Z: each step remembers, per cell it changed, what was
- * staged there before (undefined: nothing).
+ * staged there before (undefined: nothing). Keyed and valued as the staging model using it
+ * (`lib/staging`): grid cells, group members, channel settings.
  */
-export class StagingSteps {
-  readonly #steps: Map<number, boolean | undefined>[] = [];
-  #open: Map<number, boolean | undefined> | null = null;
+export class StagingSteps<K = number, V = boolean> {
+  readonly #steps: Map<K, V | undefined>[] = [];
+  #open: Map<K, V | undefined> | null = null;
   #depth = 0;
   /** The most steps kept. */
   static readonly LIMIT = 100;
@@ -181,12 +182,12 @@ export class StagingSteps {
   }
 
   /** A cell is about to change inside a step: its staged value before. */
-  record(key: number, before: boolean | undefined): void {
+  record(key: K, before: V | undefined): void {
     if (this.#open && !this.#open.has(key)) this.#open.set(key, before);
   }
 
   /** The last step's cells and what they held before it, taken off the list. */
-  pop(): Map<number, boolean | undefined> | undefined {
+  pop(): Map<K, V | undefined> | undefined {
     return this.#steps.pop();
   }
 

@@ -1,18 +1,25 @@
-import { SvelteMap, SvelteSet } from 'svelte/reactivity';
-import type { ApplyProgress } from '../bindings/ApplyProgress';
+import { SvelteSet } from 'svelte/reactivity';
 import type { GridGroup } from '../bindings/GridGroup';
 import type { GroupApplyReport } from '../bindings/GroupApplyReport';
 import type { GroupMemberChange } from '../bindings/GroupMemberChange';
 import type { GroupPlanPreview } from '../bindings/GroupPlanPreview';
 import { Action } from '../action.svelte';
 import { ipc, type IpcError } from '../ipc';
+import type { CellMap } from '../memberships/cellMap.svelte';
 import type { GridIndex } from '../memberships/grid';
-import { sortedGroups } from '../memberships/groups';
+import { groupLabel, sortedGroups } from '../memberships/groups';
+import { Staging, type PendingIds, type PendingSection } from '../staging/staging.svelte';
 import { memberships } from './memberships.svelte';
 import { resettable } from './registry';
 
-/** Staging pauses this long before the plan preview follows it (one plan per burst). */
-const PLAN_DEBOUNCE_MS = 250;
+/** The groups page's pending bar keeps the test ids it was built with. */
+export const GROUP_PENDING_IDS: PendingIds = {
+  count: 'gpending-count',
+  planned: 'gplanned-requests',
+  apply: 'gapply-changes',
+  status: 'gapply-status',
+  undo: 'gundo',
+};
 
 /** A staged cell's key: person's user id and group id. */
 export function cellKey(userId: number, groupId: number): string {
@@ -71,30 +78,55 @@ function groupsIndexOf(grid: GridIndex): GroupsIndex {
 }
 
 /**
- * The groups page's state: staged cells (user × group → wanted membership), the plan
- * Apply would send, the apply with its progress, the reverse of the last apply (undo),
- * the people selected for a new group. The grid itself is the memberships store's.
+ * The groups page's state: staged cells (user × group → wanted membership) in the shared
+ * staging model (plan, apply with progress, undo of the last apply), the people selected
+ * for a new group. The grid itself is the memberships store's.
  */
 class GroupsState {
-  readonly staged = new SvelteMap<string, GroupMemberChange>();
+  readonly pending: Staging<
+    string,
+    boolean,
+    GroupMemberChange,
+    GroupPlanPreview,
+    GroupApplyReport
+  > = new Staging({
+    changes: () => this.changes(),
+    plan: (changes) => ipc.planGroupMemberChanges(changes),
+    apply: (changes, onProgress) => ipc.applyGroupMemberChanges(changes, onProgress),
+    planned: (plan) => (plan.cellCount === 0 ? null : { count: plan.requests.length, detail: '' }),
+    counts: (report) => {
+      const failed = report.cells.filter((c) => c.error !== null).length;
+      return {
+        done: report.cells.length - failed,
+        sent: report.requestsSent,
+        failed,
+        cancelled: false,
+      };
+    },
+    settle: () => memberships.reload(),
+    restage: (report) => {
+      for (const cell of report.cells) {
+        if (cell.error === null) continue;
+        const { userId, groupId, member } = cell.change;
+        this.set(userId, groupId, member);
+        this.failed.set(cellKey(userId, groupId), cell.error);
+      }
+    },
+    reverse: () => ipc.undoGroupMemberApply(null),
+    journalled: async () => (await ipc.listGroupMemberApplies()).length,
+    stage: (changes) => this.stage(changes),
+  });
+  /** Staged cells: `cellKey` → the membership the cell will have. */
+  readonly staged: CellMap<boolean, string> = this.pending.values;
   /** Cells whose last apply failed, with the server's message. */
-  readonly failed = new SvelteMap<string, string>();
+  readonly failed: CellMap<string, string> = this.pending.failed;
   /** People (user ids) picked for a new group. */
   readonly selected = new SvelteSet<number>();
   text = $state('');
   /** The group whose direct members and subgroups are shown. */
   detail = $state<number | null>(null);
 
-  plan = $state.raw<GroupPlanPreview | null>(null);
-  #planTimer: ReturnType<typeof setTimeout> | undefined;
-  #planSeq = 0;
-
-  readonly #apply = new Action();
   readonly creating = new Action();
-  progress = $state<ApplyProgress | null>(null);
-  report = $state.raw<GroupApplyReport | null>(null);
-  /** The reverse of the last apply's successful cells: what undo stages. */
-  lastReverse = $state.raw<GroupMemberChange[]>([]);
   /** What the last create said, for the status line. */
   created = $state<string | null>(null);
 
@@ -105,6 +137,7 @@ class GroupsState {
     if (key === this.#key) return;
     if (this.#key !== null) this.clear();
     this.#key = key;
+    if (key !== null) void this.pending.loadJournal();
   }
 
   get index(): GroupsIndex | null {
@@ -113,11 +146,11 @@ class GroupsState {
   }
 
   get applying(): boolean {
-    return this.#apply.busy;
+    return this.pending.applying;
   }
 
   get applyError(): IpcError | null {
-    return this.#apply.error;
+    return this.pending.applyError;
   }
 
   /** The people shown: active ones (and deactivated members), filtered by name or email. */
@@ -145,9 +178,7 @@ class GroupsState {
   /** Whether the person will be a direct member after apply. */
   state(userId: number, groupId: number): boolean {
     return (
-      this.staged.get(cellKey(userId, groupId))?.member ??
-      this.index?.member(userId, groupId) ??
-      false
+      this.staged.get(cellKey(userId, groupId)) ?? this.index?.member(userId, groupId) ?? false
     );
   }
 
@@ -155,98 +186,92 @@ class GroupsState {
     return this.staged.has(cellKey(userId, groupId));
   }
 
-  /** Make the cell show `member`: staged when it differs from the server. */
+  /** Make the cell show `member` (staged when it differs from the server), as one step. */
   set(userId: number, groupId: number, member: boolean): boolean {
+    let staged = false;
+    this.pending.step(() => {
+      staged = this.#set(userId, groupId, member);
+    });
+    return staged;
+  }
+
+  #set(userId: number, groupId: number, member: boolean): boolean {
     const index = this.index;
     if (!index || index.denied(userId, groupId) !== null) return false;
     const key = cellKey(userId, groupId);
-    if (member === index.member(userId, groupId)) {
-      this.staged.delete(key);
-      this.failed.delete(key);
-      return false;
-    }
-    this.staged.set(key, { userId, groupId, member });
-    return true;
+    const differs = member !== index.member(userId, groupId);
+    this.pending.put(key, differs ? member : undefined);
+    return differs;
   }
 
   toggle(userId: number, groupId: number): void {
     this.set(userId, groupId, !this.state(userId, groupId));
   }
 
-  /** Stage changes by ids (undo); returns how many cells differ from the server. */
+  /** Stage changes by ids (undo, import); returns how many cells differ from the server. */
   stage(changes: readonly GroupMemberChange[]): number {
     let staged = 0;
-    for (const change of changes) {
-      if (this.set(change.userId, change.groupId, change.member)) staged++;
-    }
+    this.pending.step(() => {
+      for (const change of changes) {
+        if (this.#set(change.userId, change.groupId, change.member)) staged++;
+      }
+    });
     return staged;
   }
 
   discardAll(): void {
-    this.staged.clear();
-    this.failed.clear();
+    this.pending.discardStep();
   }
 
   changes(): GroupMemberChange[] {
-    return [...this.staged.values()];
-  }
-
-  /**
-   * Once staging pauses, ask the planner which calls Apply would make (one per group), so
-   * the page promises the count before anything is sent; stale answers are dropped.
-   */
-  scheduleReview(): void {
-    clearTimeout(this.#planTimer);
-    const seq = ++this.#planSeq;
-    if (this.staged.size === 0) {
-      this.plan = null;
-      return;
+    const changes: GroupMemberChange[] = [];
+    for (const [key, member] of this.staged) {
+      const [userId, groupId] = key.split(':').map(Number);
+      if (userId !== undefined && groupId !== undefined) {
+        changes.push({ userId, groupId, member });
+      }
     }
-    const changes = this.changes();
-    this.#planTimer = setTimeout(() => {
-      ipc.planGroupMemberChanges(changes).then(
-        (plan) => {
-          if (seq === this.#planSeq) this.plan = plan;
-        },
-        () => {
-          // A courtesy preview: Apply plans again and reports its own errors.
-          if (seq === this.#planSeq) this.plan = null;
-        },
-      );
-    }, PLAN_DEBOUNCE_MS);
+    return changes;
   }
 
   /** Applies the staged cells; failed ones stay staged with the server's message. */
   async apply(): Promise<void> {
-    if (!this.index || this.applying || this.staged.size === 0) return;
-    this.report = null;
-    this.progress = null;
-    this.created = null;
-    await this.#apply.run(async () => {
-      const report = await ipc.applyGroupMemberChanges(this.changes(), (progress) => {
-        this.progress = progress;
-      });
-      this.report = report;
-      this.lastReverse = report.cells
-        .filter((cell) => cell.error === null)
-        .map(({ change }) => ({ ...change, member: !change.member }));
-      await memberships.reload();
-      this.discardAll();
-      for (const cell of report.cells) {
-        if (cell.error === null) continue;
-        const { userId, groupId, member } = cell.change;
-        this.set(userId, groupId, member);
-        this.failed.set(cellKey(userId, groupId), cell.error);
-      }
-    });
+    if (!this.index) return;
+    await this.pending.apply();
   }
 
-  /** Stage the reverse of the last apply for review; applying it restores the server. */
-  undo(): number {
-    const reverse = this.lastReverse;
-    this.lastReverse = [];
-    this.report = null;
-    return this.stage(reverse);
+  /** The staged cells as the pending list shows them, by group. */
+  sections(): PendingSection[] {
+    const index = this.index;
+    if (!index) return [];
+    // eslint-disable-next-line svelte/prefer-svelte-reactivity -- rebuilt on every call
+    const byGroup = new Map<number, PendingSection>();
+    for (const change of this.changes()) {
+      const group = index.grid.groupById.get(change.groupId);
+      const p = index.grid.personAt.get(change.userId);
+      const person = p === undefined ? undefined : index.grid.person(p);
+      let section = byGroup.get(change.groupId);
+      if (!section) {
+        section = {
+          key: change.groupId,
+          title: group ? groupLabel(group) : String(change.groupId),
+          items: [],
+        };
+        byGroup.set(change.groupId, section);
+      }
+      const key = cellKey(change.userId, change.groupId);
+      section.items.push({
+        key,
+        add: change.member,
+        verb: change.member ? 'Add' : 'Remove',
+        label: person?.fullName ?? String(change.userId),
+        failure: this.failed.get(key) ?? null,
+        discard: () => {
+          this.set(change.userId, change.groupId, !change.member);
+        },
+      });
+    }
+    return [...byGroup.values()].sort((a, b) => a.title.localeCompare(b.title));
   }
 
   /** Creates a group of the selected people; the grid reloads to show it. */
@@ -265,18 +290,11 @@ class GroupsState {
 
   clear(): void {
     this.#key = null;
-    clearTimeout(this.#planTimer);
-    this.#planSeq++;
-    this.discardAll();
+    this.pending.clear();
     this.selected.clear();
     this.text = '';
     this.detail = null;
-    this.plan = null;
-    this.progress = null;
-    this.report = null;
-    this.lastReverse = [];
     this.created = null;
-    this.#apply.error = null;
     this.creating.error = null;
   }
 }

@@ -11,6 +11,7 @@ async function loaded(handlers: Parameters<typeof useFakeBackend>[0] = {}) {
   const backend = useFakeBackend({
     load_memberships: () => encodeGrid(grid()),
     list_membership_applies: () => [],
+    list_group_member_applies: () => [],
     ...handlers,
   });
   void memberships.ensure('acme:1');
@@ -60,8 +61,11 @@ describe('groups store', () => {
     expect(groups.changes()).toEqual([{ userId: 4, groupId: 31, member: false }]);
   });
 
-  it('undo stages the reverse of what the last apply changed, not what failed', async () => {
-    await loaded({
+  it('undo stages what the journal reverses, and is offered after a restart', async () => {
+    const backend = await loaded({
+      // The journal's reverse of the apply below: the fake grid did not change, so it equals
+      // the server and stages nothing.
+      undo_group_member_apply: () => [{ userId: 1, groupId: 30, member: false }],
       apply_group_member_changes: () => ({
         requestsTotal: 2,
         requestsSent: 2,
@@ -74,13 +78,37 @@ describe('groups store', () => {
     groups.toggle(1, 30);
     groups.toggle(4, 31);
     await groups.apply();
-    expect(groups.lastReverse).toEqual([{ userId: 1, groupId: 30, member: false }]);
+    expect(groups.pending.undoReady).toBe(true);
     // The failed cell stays staged with the message (the fake server did not change).
     expect(groups.failed.get(cellKey(4, 31))).toBe('No');
     groups.discardAll();
     // The fake grid did not change either, so the reverse equals the server: nothing staged.
-    expect(groups.undo()).toBe(0);
-    expect(groups.lastReverse).toEqual([]);
+    expect(await groups.pending.undo()).toBe(0);
+    expect(backend.calls.filter(([name]) => name === 'undo_group_member_apply')).toHaveLength(1);
+    expect(groups.pending.undoReady).toBe(false);
+    expect(groups.staged.size).toBe(0);
+
+    // Another session of the app: the journal still holds the apply.
+    groups.ensure(null);
+    useFakeBackend({
+      load_memberships: () => encodeGrid(grid()),
+      list_membership_applies: () => [],
+      list_group_member_applies: () => [
+        {
+          id: 1,
+          appliedAt: 0,
+          requestsTotal: 2,
+          requestsSent: 2,
+          cancelled: false,
+          changed: 1,
+          failed: 1,
+        },
+      ],
+    });
+    groups.ensure('acme:1');
+    await waitFor(() => {
+      expect(groups.pending.undoReady).toBe(true);
+    });
   });
 
   it('drops staging when the account changes', async () => {

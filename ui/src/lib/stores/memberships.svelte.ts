@@ -4,7 +4,6 @@ import type { ApplySummary } from '../bindings/ApplySummary';
 import type { MembershipChange } from '../bindings/MembershipChange';
 import type { PlanPreview } from '../bindings/PlanPreview';
 import type { SyncKeep } from '../bindings/SyncKeep';
-import { Action } from '../action.svelte';
 import { ipc, type IpcError } from '../ipc';
 import {
   GridIndex,
@@ -20,18 +19,12 @@ import {
   channelDeltas,
   risksOf,
   stagedWhere,
-  StagingSteps,
   type ChannelDelta,
   type Risk,
 } from '../memberships/staging';
+import { Staging } from '../staging/staging.svelte';
 import { resettable } from './registry';
 import { Resource } from './resource.svelte';
-
-/**
- * How long staging must pause before the pending list and the plan preview follow it:
- * toggling cell after cell then lists and plans once, not on every click.
- */
-const REVIEW_DEBOUNCE_MS = 250;
 
 /** The grid, indexed. User Timing marks: `weir-bench grid` reports them against the page's
  *  opening. */
@@ -69,21 +62,61 @@ class MembershipsState {
   }
 
   get applying(): boolean {
-    return this.#apply.busy;
+    return this.pending.applying;
   }
 
   get applyError(): IpcError | null {
-    return this.#apply.error;
+    return this.pending.applyError;
   }
 
+  /**
+   * The staged cells (cell key → the state the cell will have), their steps, plan and
+   * apply: the staging model every page shares.
+   */
+  readonly pending: Staging<number, boolean, MembershipChange, PlanPreview, ApplyOutcome> =
+    new Staging({
+      changes: () => this.changes(),
+      plan: (changes) => ipc.planMembershipChanges(changes),
+      apply: (changes, onProgress) => ipc.applyMembershipChanges(changes, onProgress),
+      planned: (plan) =>
+        plan.cellCount === 0
+          ? null
+          : {
+              count: plan.requests.length,
+              detail: plan.requests
+                .map(
+                  (call) =>
+                    `${call.subscribe ? 'subscribe' : 'unsubscribe'} ${call.people} ${call.people === 1 ? 'person' : 'people'} × ${call.streams} channel${call.streams === 1 ? '' : 's'}`,
+                )
+                .join('; '),
+            },
+      counts: (outcome) => {
+        const failed = outcome.results.filter((r) => !r.ok).length;
+        return {
+          done: outcome.results.length - failed,
+          sent: outcome.requestsSent,
+          failed,
+          cancelled: outcome.cancelled,
+        };
+      },
+      settle: () => this.reload(),
+      restage: (outcome) => {
+        this.#restage(outcome);
+      },
+      stage: (changes) => this.stage(changes),
+      cancel: () => ipc.cancelMembershipApply(),
+      risks: () => this.risks().map((risk) => risk.text),
+      journalId: (outcome) => outcome.journalId,
+    });
   /** Staged cells: cell key → the state the cell will have. */
-  readonly staged = new CellMap<boolean>();
+  readonly staged: CellMap<boolean> = this.pending.values;
   /** Cells whose last apply failed: cell key → the server's message. */
-  readonly failed = new CellMap<string>();
-  /** The user's staging steps, for Ctrl+Z. */
-  readonly #steps = new StagingSteps();
+  readonly failed: CellMap<string> = this.pending.failed;
+
   /** How many steps Ctrl+Z can take back (the steps themselves are not reactive). */
-  undoable = $state(0);
+  get undoable(): number {
+    return this.pending.undoable;
+  }
 
   people = $state<PeopleFilter>({
     text: '',
@@ -108,7 +141,13 @@ class MembershipsState {
   /** Whether every (non-system) group shows as a row above the people. */
   everyGroup = $state(false);
   /** Whether the pending list is open beside the grid (Review in the pending bar). */
-  reviewing = $state(false);
+  get reviewing(): boolean {
+    return this.pending.reviewing;
+  }
+
+  set reviewing(open: boolean) {
+    this.pending.reviewing = open;
+  }
 
   /** Per channel (index): what the staged diff adds and removes (iterating tracks it). */
   readonly deltas: Map<number, ChannelDelta> = $derived.by(() => {
@@ -130,14 +169,19 @@ class MembershipsState {
   /** The staged diff as of the last pause in staging (`scheduleReview`): the pending list. */
   listed = $state.raw<[key: number, subscribe: boolean][]>([]);
   /** The calls Apply would make for the staged diff; null while none is staged. */
-  plan = $state.raw<PlanPreview | null>(null);
-  #planTimer: ReturnType<typeof setTimeout> | undefined;
-  #planSeq = 0;
+  get plan(): PlanPreview | null {
+    return this.pending.plan;
+  }
 
-  /** The apply in progress, and the error it failed with. */
-  readonly #apply = new Action();
-  progress = $state<ApplyProgress | null>(null);
-  outcome = $state<ApplyOutcome | null>(null);
+  /** The apply in progress, and what the last one did. */
+  get progress(): ApplyProgress | null {
+    return this.pending.progress;
+  }
+
+  get outcome(): ApplyOutcome | null {
+    return this.pending.report;
+  }
+
   history = $state<ApplySummary[]>([]);
 
   /** Load the grid for `key` (account and data epoch) unless loaded for it already;
@@ -153,9 +197,9 @@ class MembershipsState {
       // drops it) nor staged on while the new one loads, and the last apply's outcome was
       // about the old one.
       this.discardAll();
-      this.outcome = null;
-      this.#apply.error = null;
-      this.progress = null;
+      this.pending.report = null;
+      this.pending.applyError = null;
+      this.pending.progress = null;
     }
     return this.#grid.ensure(key);
   }
@@ -168,7 +212,7 @@ class MembershipsState {
   #loaded(previous: GridIndex | null): void {
     const carried = changesOn(previous, this.staged);
     // Steps name cells by index, which a new grid may move.
-    this.#forgetSteps();
+    this.pending.forgetSteps();
     this.staged.clear();
     this.stage(carried);
     void this.loadHistory();
@@ -176,11 +220,7 @@ class MembershipsState {
 
   clear(): void {
     this.#grid.clear();
-    this.discardAll();
-    this.#forgetSteps();
-    this.outcome = null;
-    this.progress = null;
-    this.#apply.error = null;
+    this.pending.clear();
     this.history = [];
     this.people = { text: '', role: '', botsOnly: false, showDeactivated: false, group: '' };
     this.streams = { text: '', access: 'all' };
@@ -222,15 +262,7 @@ class MembershipsState {
 
   /** Stages (or, with undefined, unstages) one cell, remembered by the open step. */
   #put(key: number, value: boolean | undefined): void {
-    const before = this.staged.get(key);
-    if (before === value) return;
-    this.#steps.record(key, before);
-    if (value === undefined) {
-      this.staged.delete(key);
-      this.failed.delete(key);
-    } else {
-      this.staged.set(key, value);
-    }
+    this.pending.put(key, value);
   }
 
   /**
@@ -238,33 +270,12 @@ class MembershipsState {
    * something also clears the last apply's status, which no longer describes the grid.
    */
   step(fn: () => void): void {
-    if (!this.#steps.run(fn)) return;
-    this.undoable = this.#steps.size;
-    if (!this.applying) {
-      this.outcome = null;
-      this.#apply.error = null;
-    }
+    this.pending.step(fn);
   }
 
   /** Takes back the last staging step; false when there is none. */
   undoStep(): boolean {
-    const step = this.#steps.pop();
-    this.undoable = this.#steps.size;
-    if (!step) return false;
-    for (const [key, before] of step) {
-      if (before === undefined) {
-        this.staged.delete(key);
-        this.failed.delete(key);
-      } else {
-        this.staged.set(key, before);
-      }
-    }
-    return true;
-  }
-
-  #forgetSteps(): void {
-    this.#steps.clear();
-    this.undoable = 0;
+    return this.pending.undoStep();
   }
 
   /** Set every cell of visible rows `rows` × visible columns `columns` to `value`. */
@@ -368,25 +379,17 @@ class MembershipsState {
   }
 
   discardAll(): void {
-    for (const [key, value] of this.staged) this.#steps.record(key, value);
-    this.staged.clear();
-    this.failed.clear();
+    this.pending.discardAll();
   }
 
   /** Discard all, as a step Ctrl+Z can take back. */
   discardStep(): void {
-    this.step(() => {
-      this.discardAll();
-    });
+    this.pending.discardStep();
   }
 
   /** `stage` as one step the user took (an import, an undo staged for review). */
   stageStep(changes: MembershipChange[]): number {
-    let staged = 0;
-    this.step(() => {
-      staged = this.stage(changes);
-    });
-    return staged;
+    return this.pending.stageStep(changes);
   }
 
   /** The staged diff, by ids. */
@@ -416,31 +419,24 @@ class MembershipsState {
 
   /** Applies the staged diff; failed cells stay staged with the server's message. */
   async apply(): Promise<void> {
-    if (!this.index || this.applying) return;
-    this.outcome = null;
-    this.progress = null;
-    await this.#apply.run(async () => {
-      const outcome = await ipc.applyMembershipChanges(this.changes(), (progress) => {
-        this.progress = progress;
-      });
-      this.outcome = outcome;
-      const failures = outcome.results.filter((r) => !r.ok);
-      await this.reload();
-      // The reloaded grid; none if the account changed meanwhile.
-      const current = this.#grid.data;
-      this.discardAll();
-      this.#forgetSteps();
-      if (current) {
-        this.stage(failures);
-        for (const failure of failures) {
-          const p = current.personAt.get(failure.userId);
-          const s = current.streamAt.get(failure.streamId);
-          if (p !== undefined && s !== undefined && failure.message !== null) {
-            this.failed.set(current.key(p, s), failure.message);
-          }
-        }
+    if (!this.index) return;
+    await this.pending.apply();
+  }
+
+  /** After an apply: the reloaded grid's failed cells staged again, with the message. */
+  #restage(outcome: ApplyOutcome): void {
+    // The reloaded grid; none if the account changed meanwhile.
+    const current = this.#grid.data;
+    if (!current) return;
+    const failures = outcome.results.filter((r) => !r.ok);
+    this.stage(failures);
+    for (const failure of failures) {
+      const p = current.personAt.get(failure.userId);
+      const s = current.streamAt.get(failure.streamId);
+      if (p !== undefined && s !== undefined && failure.message !== null) {
+        this.failed.set(current.key(p, s), failure.message);
       }
-    });
+    }
   }
 
   /**
@@ -450,29 +446,13 @@ class MembershipsState {
    * an effect that calls this re-runs on every staging change.
    */
   scheduleReview(): void {
-    clearTimeout(this.#planTimer);
-    const seq = ++this.#planSeq;
-    if (this.staged.size === 0) {
-      this.plan = null;
-      this.listed = [];
-      return;
-    }
-    this.#planTimer = setTimeout(() => {
+    this.pending.scheduleReview(() => {
       this.relist();
-      ipc.planMembershipChanges(this.changes()).then(
-        (plan) => {
-          if (seq === this.#planSeq) this.plan = plan;
-        },
-        () => {
-          // The preview is a courtesy: Apply plans again and reports its own errors.
-          if (seq === this.#planSeq) this.plan = null;
-        },
-      );
-    }, REVIEW_DEBOUNCE_MS);
+    });
   }
 
   async cancel(): Promise<void> {
-    await ipc.cancelMembershipApply();
+    await this.pending.cancel();
   }
 
   async loadHistory(): Promise<void> {

@@ -1,4 +1,5 @@
-/** Hash routing: `#/memberships`, `#/bots`, `#/local-server`, `#/accounts`, `#/groups`.
+/** Hash routing: `#/memberships`, `#/bots`, `#/local-server`, `#/accounts`, `#/groups`,
+ *  `#/channels`.
  *  New pages go last, so the existing Ctrl+digit shortcuts keep their pages. */
 import { resettable } from './registry';
 
@@ -8,6 +9,7 @@ export const PAGES = [
   { id: 'local-server', label: 'Local server' },
   { id: 'accounts', label: 'Accounts' },
   { id: 'groups', label: 'Groups' },
+  { id: 'channels', label: 'Channels' },
 ] as const;
 
 export type PageId = (typeof PAGES)[number]['id'];
