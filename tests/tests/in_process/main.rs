@@ -44,4 +44,5 @@ mod users;
 mod visibility;
 mod webhook_catalog;
 mod webhook_events;
+mod webhook_rendering;
 mod webhooks;
