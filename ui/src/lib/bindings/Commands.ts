@@ -9,6 +9,7 @@ import type { ApplySummary } from "./ApplySummary";
 import type { BotIdRequest } from "./BotIdRequest";
 import type { BotSummary } from "./BotSummary";
 import type { ChangesRequest } from "./ChangesRequest";
+import type { ChannelSummary } from "./ChannelSummary";
 import type { CopyRequest } from "./CopyRequest";
 import type { CreateBotRequest } from "./CreateBotRequest";
 import type { CreateGroupRequest } from "./CreateGroupRequest";
@@ -32,6 +33,7 @@ import type { PlanPreview } from "./PlanPreview";
 import type { PreviewUrlRequest } from "./PreviewUrlRequest";
 import type { RememberedIdRequest } from "./RememberedIdRequest";
 import type { RememberedWebhookUrl } from "./RememberedWebhookUrl";
+import type { RenderMarkdownRequest } from "./RenderMarkdownRequest";
 import type { RequestLogSinceRequest } from "./RequestLogSinceRequest";
 import type { StartupReport } from "./StartupReport";
 import type { UndoRequest } from "./UndoRequest";
@@ -141,6 +143,16 @@ export interface Commands {
    * What a request would produce, without posting anything.
    */
   dry_run_webhook: { args: { request: WebhookSendRequest }; result: DryRunResult };
+  /**
+   * The active account's channels, by name: the workbench's stream suggestions, and how
+   * it flags a name that is not one.
+   */
+  list_webhook_channels: { args: undefined; result: Array<ChannelSummary> };
+  /**
+   * Markdown rendered by the active account's server (`POST /messages/render`, as that
+   * account's messages are): the workbench's raw-Markdown preview. The HTML is untrusted.
+   */
+  render_markdown: { args: { request: RenderMarkdownRequest }; result: string };
   local_server_status: { args: undefined; result: LocalServerStatus };
   /**
    * The status with only the requests logged after `sinceId`: the Local server page
