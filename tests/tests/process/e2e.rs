@@ -193,13 +193,18 @@ fn the_real_app_shows_the_demo_and_imports_a_zuliprc_into_the_keyring() {
     publish_readme_screenshots(&shots);
 }
 
-/// The README's screenshots: the grid and the workbench, in both themes, as this run
-/// took them (`artifacts/e2e/<shot>.png` → `docs/screenshots/<name>.png`).
-const README_SHOTS: [(&str, &str); 4] = [
+/// The README's screenshots: the grid and the workbench, in both themes (the workbench
+/// also at 1280 × 800 and 1024 × 700, `test_workbench.py`), as this run took them
+/// (`artifacts/e2e/<shot>.png` → `docs/screenshots/<name>.png`).
+const README_SHOTS: [(&str, &str); 8] = [
     ("memberships", "memberships-light"),
     ("a11y-memberships-dark", "memberships-dark"),
     ("workbench-preview-light", "workbench-light"),
     ("workbench-preview-dark", "workbench-dark"),
+    ("workbench-1280x800-light", "workbench-1280x800-light"),
+    ("workbench-1280x800-dark", "workbench-1280x800-dark"),
+    ("workbench-1024x700-light", "workbench-1024x700-light"),
+    ("workbench-1024x700-dark", "workbench-1024x700-dark"),
 ];
 
 /// Every run must be able to make the README's screenshots; with
