@@ -134,6 +134,12 @@ def bot_row(ui: Ui):
     return ui.one(f"bot-{flow['bot_id']}")
 
 
+def row_notice(row) -> str:
+    """The notice shown in a bot's row, beside the button that caused it ("" for none)."""
+    notices = row.find_elements(By.CSS_SELECTOR, '[data-testid="bot-notice"]')
+    return content(notices[0]) if notices else ""
+
+
 @pytest.mark.incremental
 class TestBotsAndWebhooks:
     def test_create_a_bot(self, ui: Ui):
@@ -168,7 +174,7 @@ class TestBotsAndWebhooks:
 
     def test_copy_puts_the_key_on_the_clipboard(self, ui: Ui):
         press(ui, bot_row(ui).find_element(By.CSS_SELECTOR, '[data-testid="copy-key"]'))
-        ui.wait(lambda d: "copied" in ui.text_of("bots-notice"), "the copy notice")
+        ui.wait(lambda d: "copied" in row_notice(bot_row(ui)), "the copy notice in the bot's row")
         assert clipboard() == flow["key"]
 
     def test_a_built_url_works(self, ui: Ui):
@@ -180,7 +186,10 @@ class TestBotsAndWebhooks:
         shown = ui.text_of("webhook-url")
         assert "api_key=********" in shown and flow["key"] not in shown, shown
         press(ui, ui.one("copy-webhook-url"))
-        ui.wait(lambda d: "Webhook URL copied" in ui.text_of("bots-notice"), "the URL copy notice")
+        ui.wait(
+            lambda d: "Webhook URL copied" in ui.text_of("copy-url-notice"),
+            "the URL copy notice beside Copy URL",
+        )
         url = clipboard()
         assert url.startswith("http://127.0.0.1:") and f"api_key={flow['key']}" in url, url
         request = urllib.request.Request(

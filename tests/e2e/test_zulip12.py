@@ -17,7 +17,7 @@ from selenium.webdriver.support.ui import Select
 
 from conftest import E2EEnv
 from test_app import DEMO_LABEL, DEMO_REALM, Ui, content
-from test_bots import clipboard, press, set_input
+from test_bots import clipboard, press, row_notice, set_input
 from test_groups_second import server_get, switch_to
 
 # Relay, the member's incoming-webhook bot in the standard seed (tests/src/seed.rs).
@@ -62,7 +62,7 @@ class TestBotKeysOnZulip12:
     def test_copy_and_a_built_url_work(self, ui: Ui):
         key = server_get(ui.e2e, f"bots/{RELAY}/api_key")["api_key"]
         press(ui, relay_row(ui).find_element(By.CSS_SELECTOR, '[data-testid="copy-key"]'))
-        ui.wait(lambda d: "copied" in ui.text_of("bots-notice"), "the copy notice")
+        ui.wait(lambda d: "copied" in row_notice(relay_row(ui)), "the copy notice in Relay's row")
         assert clipboard() == key
         Select(ui.one("webhook-bot")).select_by_value(str(RELAY))
         Select(ui.one("webhook-integration")).select_by_value("helloworld")
@@ -70,7 +70,10 @@ class TestBotKeysOnZulip12:
         ui.wait(lambda d: "stream=Verona" in ui.text_of("webhook-url"), "the URL to follow")
         assert key not in ui.text_of("webhook-url")
         press(ui, ui.one("copy-webhook-url"))
-        ui.wait(lambda d: "Webhook URL copied" in ui.text_of("bots-notice"), "the URL copy notice")
+        ui.wait(
+            lambda d: "Webhook URL copied" in ui.text_of("copy-url-notice"),
+            "the URL copy notice beside Copy URL",
+        )
         url = clipboard()
         assert url.startswith(ui.e2e.site) and f"api_key={key}" in url, url
         body = {"featured_title": "Tea", "featured_url": "https://en.wikipedia.org/wiki/Tea"}

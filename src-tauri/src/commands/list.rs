@@ -39,6 +39,8 @@ macro_rules! weir_commands {
             webhooks::webhook_urls,
             webhooks::send_webhook,
             webhooks::dry_run_webhook,
+            webhooks::list_webhook_channels,
+            webhooks::render_markdown,
             local_server::local_server_status,
             local_server::local_server_updates,
             local_server::reset_demo_data,

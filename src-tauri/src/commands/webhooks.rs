@@ -10,9 +10,19 @@ use weir_core::webhook_url::{self, WebhookUrlSpec};
 use super::bots::BotIdRequest;
 use super::command;
 use crate::clipboard::copy_secret;
-use crate::error::AppResult;
+use crate::error::{AppError, AppResult};
 use crate::state::Session;
+use crate::workbench::quiet::ChannelSummary;
 use crate::workbench::{self, DryRunResult, IntegrationSummary, WebhookSendResult};
+
+/// Longest Markdown the preview renders: Zulip's longest message.
+const MAX_PREVIEW_CHARS: usize = 10_000;
+
+#[derive(Debug, Clone, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct RenderMarkdownRequest {
+    pub content: String,
+}
 
 #[derive(Debug, Clone, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
@@ -143,7 +153,39 @@ pub async fn send_webhook(
 ) -> AppResult<WebhookSendResult> {
     let bots = session.bots().await?;
     let result = bots.send_webhook(&request).await?;
-    Ok(workbench::send_result(result))
+    let no_message = workbench::explain_send(bots.client(), &request, &result).await;
+    Ok(workbench::send_result(result, no_message))
+}
+
+/// The active account's channels, by name: the workbench's stream suggestions, and how
+/// it flags a name that is not one.
+#[command]
+pub async fn list_webhook_channels(session: State<'_, Session>) -> AppResult<Vec<ChannelSummary>> {
+    let client = session.client().await?;
+    workbench::channels(&client).await
+}
+
+/// Markdown rendered by the active account's server (`POST /messages/render`, as that
+/// account's messages are): the workbench's raw-Markdown preview. The HTML is untrusted.
+#[command]
+pub async fn render_markdown(
+    session: State<'_, Session>,
+    request: RenderMarkdownRequest,
+) -> AppResult<String> {
+    if request.content.chars().count() > MAX_PREVIEW_CHARS {
+        return Err(AppError::InvalidInput(format!(
+            "the message is longer than {MAX_PREVIEW_CHARS} characters"
+        )));
+    }
+    if request.content.trim().is_empty() {
+        return Ok(String::new());
+    }
+    let client = session.client().await?;
+    let html = client
+        .render_message(&request.content)
+        .await
+        .map_err(weir_core::CoreError::from)?;
+    Ok(html)
 }
 
 /// What a request would produce, without posting anything.

@@ -45,5 +45,6 @@ mod visibility;
 mod webhook_batches;
 mod webhook_catalog;
 mod webhook_events;
+mod webhook_rendering;
 mod webhooks;
 mod zulip11;

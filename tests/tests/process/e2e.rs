@@ -193,11 +193,11 @@ fn the_real_app_shows_the_demo_and_imports_a_zuliprc_into_the_keyring() {
     publish_readme_screenshots(&shots);
 }
 
-/// The README's screenshots: the grid and the workbench, in both themes; and the
-/// memberships and Groups workspaces at 1024 × 700 and 1280 × 800 in both themes
-/// (`test_workspace.py`), as this run took them (`artifacts/e2e/<shot>.png` →
-/// `docs/screenshots/<name>.png`).
-const README_SHOTS: [(&str, &str); 12] = [
+/// The README's screenshots: the grid and the workbench, in both themes; the
+/// memberships and Groups workspaces (`test_workspace.py`) and the workbench
+/// (`test_workbench.py`) at 1024 × 700 and 1280 × 800 in both themes, as this run took
+/// them (`artifacts/e2e/<shot>.png` → `docs/screenshots/<name>.png`).
+const README_SHOTS: [(&str, &str); 16] = [
     ("memberships", "memberships-light"),
     ("a11y-memberships-dark", "memberships-dark"),
     ("workbench-preview-light", "workbench-light"),
@@ -222,6 +222,10 @@ const README_SHOTS: [(&str, &str); 12] = [
     ("workspace-groups-1024x700-dark", "groups-1024x700-dark"),
     ("workspace-groups-1280x800-light", "groups-1280x800-light"),
     ("workspace-groups-1280x800-dark", "groups-1280x800-dark"),
+    ("workbench-1280x800-light", "workbench-1280x800-light"),
+    ("workbench-1280x800-dark", "workbench-1280x800-dark"),
+    ("workbench-1024x700-light", "workbench-1024x700-light"),
+    ("workbench-1024x700-dark", "workbench-1024x700-dark"),
 ];
 
 /// The URL builder on Zulip's 91 integrations (`tests/e2e/test_catalog_double.py`), taken

@@ -116,6 +116,8 @@ export const ipc = {
   webhookUrls: (request: RequestOf<'webhook_urls'>) => call('webhook_urls', { request }),
   sendWebhook: (request: RequestOf<'send_webhook'>) => call('send_webhook', { request }),
   dryRunWebhook: (request: RequestOf<'dry_run_webhook'>) => call('dry_run_webhook', { request }),
+  listWebhookChannels: () => call('list_webhook_channels'),
+  renderMarkdown: (request: RequestOf<'render_markdown'>) => call('render_markdown', { request }),
   localServerStatus: () => call('local_server_status'),
   localServerUpdates: (request: RequestOf<'local_server_updates'>) =>
     call('local_server_updates', { request }),

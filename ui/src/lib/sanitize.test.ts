@@ -129,6 +129,28 @@ describe('sanitizeMessage', () => {
     expect(holder.querySelector('table tbody td')?.textContent).toBe('1');
   });
 
+  it("keeps a table's column alignment, and no other style on its cells", () => {
+    const html =
+      '<table><thead><tr><th style="text-align: left;">a</th>' +
+      '<th style="text-align: center;">b</th><th style="text-align: right;">c</th></tr>' +
+      '</thead><tbody><tr><td style="text-align: right;">1</td>' +
+      '<td style="text-align: right; background: url(x)">2</td>' +
+      '<td style="position: fixed">3</td></tr></tbody></table>' +
+      '<p style="text-align: center;">not a cell</p>';
+    const holder = document.createElement('div');
+    holder.append(sanitizeMessage(html));
+    const styles = [...holder.querySelectorAll('th, td, p')].map((e) => e.getAttribute('style'));
+    expect(styles).toEqual([
+      'text-align: left;',
+      'text-align: center;',
+      'text-align: right;',
+      'text-align: right;',
+      null,
+      null,
+      null,
+    ]);
+  });
+
   it("keeps Zulip's text formatting: bold, links, code, emoji", () => {
     const html =
       '<p>Hello! I am happy to be here! <span aria-label="smile" class="emoji emoji-1f642" ' +

@@ -7,7 +7,8 @@
  * - only `href`, `title`, `class`, `aria-label`, `role` and `datetime` attributes, KaTeX's MathML
  *   and SVG geometry attributes, `aria-hidden="true"`, and `style` only when every
  *   declaration is a layout property KaTeX sets with a plain value (no `url(…)`, no
- *   functions): so no event handlers and no styles that load or hide anything;
+ *   functions), or on a table cell a column's `text-align` as Zulip writes it: so no
+ *   event handlers and no styles that load or hide anything;
  * - links only to `http(s):`, `mailto:`, `tel:`, `sms:` or in-page `#…` targets;
  * - Zulip's `<time datetime>`, shown as the reader's local time (`timestamps.ts`);
  * - class names only from `[a-z0-9_-]`.
@@ -61,6 +62,8 @@ const SAFE_LINK = /^(?:https?:|mailto:|tel:|sms:|#)/i;
 const SAFE_CLASS = /^[a-z0-9_-]+$/i;
 /** What weir-server and Zulip write in `<time datetime>`: an ISO 8601 moment. */
 const ISO_MOMENT = /^[0-9T:.Z+-]{1,40}$/;
+/** A table column's alignment, as Zulip (Python-Markdown's tables) writes it on cells. */
+const CELL_ALIGN = /^text-align: (?:left|center|right);?$/;
 
 const CONFIG = {
   ALLOWED_TAGS,
@@ -93,7 +96,11 @@ function configured(): Purifier | false {
     ) {
       data.keepAttr = false;
     }
-    if (!safeKatexAttribute(node, data.attrName, data.attrValue)) {
+    const cellAlign =
+      data.attrName === 'style' &&
+      (node.tagName === 'TH' || node.tagName === 'TD') &&
+      CELL_ALIGN.test(data.attrValue.trim());
+    if (!cellAlign && !safeKatexAttribute(node, data.attrName, data.attrValue)) {
       data.keepAttr = false;
     }
     if (data.attrName === 'datetime' && !ISO_MOMENT.test(data.attrValue)) {

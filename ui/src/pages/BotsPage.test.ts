@@ -2,6 +2,7 @@ import { render, screen, waitFor, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { BotSummary } from '../lib/bindings/BotSummary';
+import type { ChannelSummary } from '../lib/bindings/ChannelSummary';
 import type { IntegrationSummary } from '../lib/bindings/IntegrationSummary';
 import type { WebhookCatalog } from '../lib/bindings/WebhookCatalog';
 import type { WebhookSendRequest } from '../lib/bindings/WebhookSendRequest';
@@ -22,7 +23,7 @@ const integrations: IntegrationSummary[] = [
     eventHeader: null,
     needsHeaderFixture: null,
     urlOptions: [],
-    fixtures: [{ name: 'hello', body: HELLO, headers: [] }],
+    fixtures: [{ name: 'hello', body: HELLO, headers: [], event: null }],
   },
   {
     name: 'bitbucket2',
@@ -32,10 +33,25 @@ const integrations: IntegrationSummary[] = [
     needsHeaderFixture: 'fork',
     urlOptions: [{ key: 'branches', label: 'branches' }],
     fixtures: [
-      { name: 'push', body: '{"push": {}}', headers: [['X-Event-Key', 'repo:push']] },
-      { name: 'fork', body: '{"fork": {}}', headers: [['X-Event-Key', 'repo:fork']] },
+      {
+        name: 'push',
+        body: '{"push": {}}',
+        headers: [['X-Event-Key', 'repo:push']],
+        event: 'push',
+      },
+      {
+        name: 'fork',
+        body: '{"fork": {}}',
+        headers: [['X-Event-Key', 'repo:fork']],
+        event: 'fork',
+      },
     ],
   },
+];
+
+const channels: ChannelSummary[] = [
+  { streamId: 4, name: 'general', inviteOnly: false },
+  { streamId: 9, name: 'Secret Plans', inviteOnly: true },
 ];
 
 /** The local server's catalog, as weir-core reads its `register` (level 362). */
@@ -52,6 +68,7 @@ const localCatalog: WebhookCatalog = {
 function sent(status = 200) {
   return {
     status,
+    noMessage: null,
     response: '{"result":"success","msg":""}',
     messages: [
       {
@@ -79,6 +96,7 @@ function handlers(overrides: FakeHandlers = {}): FakeHandlers {
       `http://127.0.0.1:40001/api/v1/external/${request.spec.integration}?api_key=********` +
       (request.spec.stream ? `&stream=${encodeURIComponent(request.spec.stream)}` : ''),
     send_webhook: () => sent(),
+    list_webhook_channels: () => channels,
     ...overrides,
   };
 }
@@ -112,9 +130,10 @@ describe('BotsPage: bots and keys', () => {
   it('copies a key through the backend and says when the clipboard is cleared', async () => {
     const backend = await open({ copy_bot_key: () => 30 });
     await userEvent.click(within(screen.getByTestId('bot-101')).getByTestId('copy-key'));
-    expect(await screen.findByTestId('bots-notice')).toHaveTextContent(
-      'clears the clipboard in 30',
-    );
+    // Beside the button, in the bot's own row.
+    expect(
+      await within(screen.getByTestId('bot-101')).findByTestId('bot-notice'),
+    ).toHaveTextContent('clears the clipboard in 30');
     expect(backend.calls).toContainEqual(['copy_bot_key', { request: { userId: 101 } }]);
   });
 
@@ -286,5 +305,138 @@ describe('BotsPage: webhook workbench', () => {
     await screen.findByTestId('webhook-bot');
     await userEvent.click(screen.getByTestId('send-webhook'));
     expect(await screen.findByRole('alert')).toHaveTextContent('not a valid HTTP header');
+  });
+});
+
+describe('BotsPage: the workbench says what happened, where it happened', () => {
+  it('suggests the channels, flags a misspelled one before sending and fixes it', async () => {
+    await open();
+    const stream = await screen.findByTestId('webhook-stream');
+    const options = [...screen.getByTestId('webhook-stream-channels').querySelectorAll('option')];
+    expect(options.map((o) => [o.value, o.textContent])).toEqual([
+      ['general', 'Channel'],
+      ['Secret Plans', 'Private channel'],
+    ]);
+    expect(stream).toHaveAttribute('list', screen.getByTestId('webhook-stream-channels').id);
+
+    await userEvent.type(stream, 'genral');
+    expect(stream).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getByText(/No such channel: “genral” is not a channel/)).toHaveTextContent(
+      'at most once per five minutes',
+    );
+    await userEvent.click(screen.getByTestId('webhook-stream-suggestion'));
+    expect(stream).toHaveValue('general');
+    expect(stream).not.toHaveAttribute('aria-invalid');
+
+    await userEvent.clear(stream);
+    await userEvent.type(stream, 'secret plans');
+    expect(screen.getByTestId('webhook-stream-found')).toHaveTextContent('private');
+  });
+
+  it('says why an accepted send posted nothing, instead of a green 200', async () => {
+    await open({
+      send_webhook: () => ({
+        ...sent(),
+        messages: [],
+        noMessage: { kind: 'noSuchChannel', stream: 'genral', notified: false },
+      }),
+    });
+    await userEvent.type(await screen.findByTestId('webhook-stream'), 'genral');
+    await userEvent.click(screen.getByTestId('send-webhook'));
+
+    const status = await screen.findByTestId('webhook-status');
+    expect(status).toHaveTextContent('200');
+    expect(status).not.toHaveClass('ok');
+    expect(screen.getByTestId('no-message-reason')).toHaveTextContent(
+      'notice to the bot’s owner was suppressed',
+    );
+    // The send's own notice sits beside the buttons.
+    expect(screen.getByTestId('send-notice')).toHaveTextContent('Sent: HTTP 200, no message');
+  });
+
+  it('names the filter that left an event out', async () => {
+    await open({
+      dry_run_webhook: () => ({
+        ...sent(),
+        messages: [],
+        comparisons: [],
+        noMessage: { kind: 'filtered', event: 'push' },
+      }),
+    });
+    await screen.findByTestId('webhook-bot');
+    await userEvent.click(screen.getByTestId('dry-run'));
+    expect(await screen.findByTestId('no-message-reason')).toHaveTextContent(
+      'leave out the event “push”',
+    );
+  });
+
+  it('renders raw Markdown with the server’s renderer', async () => {
+    const backend = await open({
+      render_markdown: ({ request }) =>
+        `<p><strong>${request.content.replaceAll('*', '')}</strong></p>`,
+    });
+    await userEvent.click(await screen.findByTestId('workbench-mode-markdown'));
+    expect(screen.getByTestId('workbench-mode-markdown')).toHaveAttribute('aria-pressed', 'true');
+    await userEvent.type(screen.getByTestId('markdown-input'), '**Deploy**');
+    await userEvent.click(screen.getByTestId('render-markdown'));
+
+    // The server's HTML (this test DOM shows it sanitized or as text), not the Markdown.
+    await waitFor(() => {
+      expect(screen.getByTestId('markdown-preview')).toHaveTextContent('Deploy');
+    });
+    expect(screen.getByTestId('markdown-preview')).not.toHaveTextContent('**');
+    expect(backend.calls).toContainEqual([
+      'render_markdown',
+      { request: { content: '**Deploy**' } },
+    ]);
+    await userEvent.click(screen.getByTestId('workbench-mode-payload'));
+    expect(screen.getByTestId('send-webhook')).toBeInTheDocument();
+  });
+
+  it('labels events by Zulip’s names with the header value the samples send', async () => {
+    await open();
+    await screen.findByTestId('webhook-bot');
+    await userEvent.selectOptions(screen.getByTestId('webhook-integration'), 'bitbucket2');
+    expect(await screen.findByTestId('event-header-push')).toHaveTextContent(
+      'X-Event-Key: repo:push',
+    );
+    await userEvent.click(screen.getByTestId('exclude-event-push'));
+    expect(screen.getByTestId('exclude-event-push')).toBeChecked();
+  });
+
+  it('shows Copy URL’s notice beside it, and history rows say what changed', async () => {
+    await open({
+      copy_webhook_url: () => ({
+        id: 1,
+        botUserId: 101,
+        spec: {
+          integration: 'helloworld',
+          stream: null,
+          topic: null,
+          onlyEvents: [],
+          excludeEvents: [],
+          options: [],
+        },
+        masked: 'http://x/?api_key=****',
+        lastBuiltAt: 0,
+      }),
+    });
+    await screen.findByTestId('webhook-bot');
+    await userEvent.click(screen.getByTestId('copy-webhook-url'));
+    expect(await screen.findByTestId('copy-url-notice')).toHaveTextContent('Webhook URL copied');
+
+    const stream = screen.getByTestId('webhook-stream');
+    await userEvent.type(stream, 'general');
+    await userEvent.click(screen.getByTestId('send-webhook'));
+    await screen.findByTestId('webhook-status');
+    await userEvent.clear(stream);
+    await userEvent.type(stream, 'genral');
+    await userEvent.click(screen.getByTestId('send-webhook'));
+    await waitFor(() => {
+      expect(screen.getAllByTestId('history-changes')).toHaveLength(2);
+    });
+    const rows = screen.getAllByTestId('history-changes');
+    expect(rows[0]).toHaveTextContent('stream “general” → “genral”');
+    expect(rows[1]).toHaveTextContent('first request');
   });
 });

@@ -31,6 +31,7 @@ use crate::http::params::{Params, read_body};
 use crate::rules::access::{SendAccess, send_access};
 use crate::rules::keys::{has_api_key_format, keys_match};
 use crate::store::{self, PostTarget, PostTargets, StreamRef, UserRow};
+use crate::webhook::notices::missing_channel_notice;
 use crate::webhook::plan::{
     ACCEPTED_JSON, Plan, find_integration, is_form, is_stream_id, missing_header_error, plan,
     unsupported_body,
@@ -278,20 +279,6 @@ fn alert_owner(
     Ok(())
 }
 
-/// Backslash-escapes a name's ASCII punctuation, so that a name quoted in a notice
-/// cannot carry Markdown (links, emphasis, mentions) into a system bot's message.
-/// Zulip quotes it as it came: a deliberate difference.
-fn escape_markdown(name: &str) -> String {
-    let mut escaped = String::with_capacity(name.len());
-    for c in name.chars() {
-        if c.is_ascii_punctuation() {
-            escaped.push('\\');
-        }
-        escaped.push(c);
-    }
-    escaped
-}
-
 /// Resolves the destination and stores the one message; any owner notice goes to
 /// `notices`.
 fn post(
@@ -350,19 +337,7 @@ fn post(
     };
     let Some(stream) = found else {
         if owner_of(sender).is_some() {
-            let bot = &sender.email;
-            let text = if by_id {
-                format!(
-                    "Your bot `{bot}` tried to send a message to channel ID {stream_spec}, but \
-                     there is no channel with that ID."
-                )
-            } else {
-                format!(
-                    "Your bot `{bot}` tried to send a message to channel #**{}**, but that \
-                     channel does not exist. Click [here](#channels/new) to create it.",
-                    escape_markdown(stream_spec.trim())
-                )
-            };
+            let text = missing_channel_notice(&sender.email, stream_spec);
             alert_owner(conn, sender, &text, now, notices)?;
         }
         return Ok(());

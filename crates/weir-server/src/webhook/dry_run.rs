@@ -1,8 +1,9 @@
 //! Previewing a webhook request without posting it and without a database: the same
 //! parameter parsing, integration and renderer as `POST /api/v1/external/<name>`
 //! (`webhook::plan`), so that a preview and a real send never disagree.
-//! What only the database knows (whether the stream exists, who the owner is, whom
-//! `@**name**` and `#**channel**` name as the bot sees them) is left to the real send.
+//! What only the database knows (who the owner is, whom `@**name**` and `#**channel**`
+//! name as the bot sees them) is left to the real send; whether the stream exists is the
+//! caller's to check, [`missing_channel`] previewing the notice a missing one causes.
 
 use axum::http::{HeaderMap, StatusCode};
 use serde_json::Value;
@@ -10,6 +11,7 @@ use serde_json::Value;
 use crate::compose::Outgoing;
 use crate::error::ApiError;
 use crate::http::params::Params;
+use crate::webhook::notices::missing_channel_notice;
 use crate::webhook::plan::{
     ACCEPTED_JSON, Plan, find_integration, is_form, missing_header_error, plan, unsupported_body,
 };
@@ -106,6 +108,16 @@ pub fn dry_run(request: &DryRunRequest<'_>) -> DryRun {
     }
 }
 
+/// Notification Bot's notice to the bot's owner when the URL's `stream` names no channel:
+/// what a real send causes instead of the bot's message (at most once per five minutes).
+/// Whether the channel exists is the caller's to know: this preview has no database.
+pub fn missing_channel(bot_email: &str, stream: &str) -> Option<DryRunMessage> {
+    let text = missing_channel_notice(bot_email, stream);
+    Outgoing::new("", &text)
+        .ok()
+        .map(|notice| preview(None, notice))
+}
+
 fn preview(stream: Option<String>, message: Outgoing) -> DryRunMessage {
     DryRunMessage {
         stream,
@@ -200,6 +212,22 @@ mod tests {
         let filtered = run("bitbucket2", only, &[("X-Event-Key", event)], body);
         assert_eq!(filtered.status, 200);
         assert!(filtered.messages.is_empty());
+    }
+
+    #[test]
+    fn a_missing_channel_previews_the_owners_notice() {
+        let notice = missing_channel("relay-bot@x.test", "genral").unwrap();
+        assert_eq!(notice.stream, None);
+        assert!(
+            notice
+                .content
+                .starts_with("Your bot `relay-bot@x.test` tried to send")
+        );
+        assert!(
+            notice.rendered.contains("does not exist"),
+            "{}",
+            notice.rendered
+        );
     }
 
     fn bitbucket_fixture(name: &str) -> (&'static str, &'static str) {

@@ -3,4 +3,5 @@
 //! the rate limit and the database, and [`dry_run`] previews the plan for the app.
 
 pub mod dry_run;
+pub mod notices;
 pub(crate) mod plan;

@@ -13,6 +13,7 @@ import type { ChannelApplyOutcome } from "./ChannelApplyOutcome";
 import type { ChannelChangesRequest } from "./ChannelChangesRequest";
 import type { ChannelPlanPreview } from "./ChannelPlanPreview";
 import type { ChannelSettingChange } from "./ChannelSettingChange";
+import type { ChannelSummary } from "./ChannelSummary";
 import type { ChannelTable } from "./ChannelTable";
 import type { CopyRequest } from "./CopyRequest";
 import type { CreateBotRequest } from "./CreateBotRequest";
@@ -38,6 +39,7 @@ import type { PlanPreview } from "./PlanPreview";
 import type { PreviewUrlRequest } from "./PreviewUrlRequest";
 import type { RememberedIdRequest } from "./RememberedIdRequest";
 import type { RememberedWebhookUrl } from "./RememberedWebhookUrl";
+import type { RenderMarkdownRequest } from "./RenderMarkdownRequest";
 import type { RequestLogSinceRequest } from "./RequestLogSinceRequest";
 import type { StartupReport } from "./StartupReport";
 import type { UndoRequest } from "./UndoRequest";
@@ -147,6 +149,16 @@ export interface Commands {
    * What a request would produce, without posting anything.
    */
   dry_run_webhook: { args: { request: WebhookSendRequest }; result: DryRunResult };
+  /**
+   * The active account's channels, by name: the workbench's stream suggestions, and how
+   * it flags a name that is not one.
+   */
+  list_webhook_channels: { args: undefined; result: Array<ChannelSummary> };
+  /**
+   * Markdown rendered by the active account's server (`POST /messages/render`, as that
+   * account's messages are): the workbench's raw-Markdown preview. The HTML is untrusted.
+   */
+  render_markdown: { args: { request: RenderMarkdownRequest }; result: string };
   local_server_status: { args: undefined; result: LocalServerStatus };
   /**
    * The status with only the requests logged after `sinceId`: the Local server page

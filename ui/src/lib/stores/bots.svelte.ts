@@ -16,3 +16,8 @@ export const integrations = resettable(new Resource(() => ipc.listIntegrations()
 export const catalog = resettable(new Resource(() => ipc.webhookCatalog()), (r) => {
   r.clear();
 });
+
+/** The active account's channels: the workbench's stream suggestions and checks. */
+export const channels = resettable(new Resource(() => ipc.listWebhookChannels()), (r) => {
+  r.clear();
+});

@@ -19,7 +19,7 @@ const registry: IntegrationSummary[] = [
     eventHeader: null,
     needsHeaderFixture: null,
     urlOptions: [],
-    fixtures: [{ name: 'hello', body: '{"featured_title": "Tea"}', headers: [] }],
+    fixtures: [{ name: 'hello', body: '{"featured_title": "Tea"}', headers: [], event: null }],
   },
 ];
 

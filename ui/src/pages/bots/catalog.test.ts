@@ -11,7 +11,7 @@ const registry: IntegrationSummary[] = [
     eventHeader: null,
     needsHeaderFixture: null,
     urlOptions: [],
-    fixtures: [{ name: 'hello', body: '{}', headers: [] }],
+    fixtures: [{ name: 'hello', body: '{}', headers: [], event: null }],
   },
   {
     name: 'github',
@@ -20,7 +20,7 @@ const registry: IntegrationSummary[] = [
     eventHeader: 'X-GitHub-Event',
     needsHeaderFixture: null,
     urlOptions: [{ key: 'branches', label: 'branches' }],
-    fixtures: [{ name: 'push', body: '{}', headers: [['X-GitHub-Event', 'push']] }],
+    fixtures: [{ name: 'push', body: '{}', headers: [['X-GitHub-Event', 'push']], event: 'push' }],
   },
 ];
 

@@ -15,13 +15,23 @@ const integrations = integrationChoices(null, [
     needsHeaderFixture: 'fork',
     urlOptions: [],
     fixtures: [
-      { name: 'push', body: '{"push": {}}', headers: [['X-Event-Key', 'repo:push']] },
-      { name: 'fork', body: '{"fork": {}}', headers: [['X-Event-Key', 'repo:fork']] },
+      {
+        name: 'push',
+        body: '{"push": {}}',
+        headers: [['X-Event-Key', 'repo:push']],
+        event: 'push',
+      },
+      {
+        name: 'fork',
+        body: '{"fork": {}}',
+        headers: [['X-Event-Key', 'repo:fork']],
+        event: 'fork',
+      },
     ],
   },
 ]);
 
-const sent = { status: 200, response: '{"msg":""}', messages: [] };
+const sent = { status: 200, response: '{"msg":""}', messages: [], noMessage: null };
 
 function setup(account = demoAccount) {
   const form = new WebhookForm(() => integrations);

@@ -18,6 +18,12 @@ export class WebhookSender {
   /** Counts results, so that a repeated identical result is still a new one. */
   outcomeSeq = $state(0);
   fixtureRows = $state<FixtureRow[]>([]);
+  /** The last send's or dry run's one line, shown beside the buttons that caused it. */
+  said = $state<{ message: string; seq: number; tone: 'success' | 'warning' }>({
+    message: '',
+    seq: 0,
+    tone: 'success',
+  });
   /** A send waiting for the once-per-session confirmation of a real target. */
   waiting = $state<(() => Promise<unknown>) | null>(null);
 
@@ -63,6 +69,7 @@ export class WebhookSender {
       response: result.response,
       messages: result.messages,
       comparisons: [],
+      noMessage: result.noMessage,
     };
   }
 
@@ -74,7 +81,9 @@ export class WebhookSender {
     if (!req) return;
     this.#guarded(() =>
       this.action.run(async () => {
-        this.show(await this.#sendOne(req, fixture || null));
+        const outcome = await this.#sendOne(req, fixture || null);
+        this.show(outcome);
+        this.#say(outcome);
       }),
     );
   }
@@ -94,7 +103,9 @@ export class WebhookSender {
     if (!req) return;
     void this.action.run(async () => {
       const result = await ipc.dryRunWebhook(req);
-      this.show({ kind: 'dry-run', ...result });
+      const outcome: Outcome = { kind: 'dry-run', ...result };
+      this.show(outcome);
+      this.#say(outcome);
     });
   }
 
@@ -146,6 +157,20 @@ export class WebhookSender {
     } catch (e) {
       this.action.error = toIpcError(e);
     }
+  }
+
+  /** "Sent: HTTP 200, 1 message" (or "no message", as a warning). */
+  #say(outcome: Outcome): void {
+    const posted = outcome.messages.filter((message) => !message.isNotification).length;
+    const verb = outcome.kind === 'dry-run' ? 'Dry run' : 'Sent';
+    const what =
+      posted === 0 ? 'no message' : posted === 1 ? '1 message' : `${String(posted)} messages`;
+    const ok = outcome.status >= 200 && outcome.status < 300 && posted > 0;
+    this.said = {
+      message: `${verb}: HTTP ${String(outcome.status)}, ${what}`,
+      seq: this.said.seq + 1,
+      tone: ok ? 'success' : 'warning',
+    };
   }
 
   show(next: Outcome): void {

@@ -1,21 +1,26 @@
 //! The webhook workbench's glue between the core and the local server's pure webhook
 //! step: registry summaries, real sends mapped for the UI, and dry runs rendered by the
-//! same code as the server's endpoint (`weir_server::webhook::dry_run`).
+//! same code as the server's endpoint (`weir_server::webhook::dry_run`), each with the
+//! reason when nothing was posted ([`quiet`]).
+
+pub mod quiet;
 
 use std::collections::BTreeMap;
 
 use serde::Serialize;
 use ts_rs::TS;
 use weir_core::bots::{BotManager, ResultDestination, WebhookRequest, WebhookResult};
+use weir_core::client::ZulipClient;
 use weir_core::webhook_url::{self, WebhookUrlSpec};
 
 use weir_integrations::{
     EventFilter, EventSource, HeaderMap, Integration, Method, Rejection, Request, process, registry,
 };
 use weir_integrations::{HeaderName, HeaderValue};
-use weir_server::webhook::dry_run::{DryRunMessage, DryRunRequest, dry_run};
+use weir_server::webhook::dry_run::{DryRunMessage, DryRunRequest, dry_run, missing_channel};
 
 use crate::error::{AppError, AppResult};
+use quiet::{Answered, ChannelSummary, NoMessage, channel_in, explain};
 
 #[derive(Debug, Clone, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
@@ -30,6 +35,8 @@ pub struct FixtureSummary {
     pub name: String,
     pub body: String,
     pub headers: Vec<(String, String)>,
+    /// Zulip's name for the sample's event (what `only_events` matches), if it has one.
+    pub event: Option<String>,
 }
 
 /// One integration of the shared registry, as the URL builder and workbench use it.
@@ -75,6 +82,8 @@ pub struct WebhookSendResult {
     /// The answer's body, as text.
     pub response: String,
     pub messages: Vec<ResultMessage>,
+    /// Why the bot posted nothing, when the server accepted the request.
+    pub no_message: Option<NoMessage>,
 }
 
 /// Weir's rendering of a dry-run message next to the real server's own.
@@ -94,6 +103,8 @@ pub struct DryRunResult {
     pub messages: Vec<ResultMessage>,
     /// Only for real servers: one per message with Markdown.
     pub comparisons: Vec<RenderComparison>,
+    /// Why the bot would post nothing, when the server would accept the request.
+    pub no_message: Option<NoMessage>,
 }
 
 /// Every integration of the shared registry with its fixtures.
@@ -136,6 +147,7 @@ pub fn integrations() -> Vec<IntegrationSummary> {
                         .iter()
                         .map(|(name, value)| ((*name).to_owned(), (*value).to_owned()))
                         .collect(),
+                    event: sample_event(integration, fixture.headers, fixture.body),
                 })
                 .collect(),
         })
@@ -168,8 +180,86 @@ fn needs_header_fixture(integration: &Integration) -> Option<String> {
         .map(|fixture| fixture.name.to_owned())
 }
 
-pub fn send_result(result: WebhookResult) -> WebhookSendResult {
+/// The Zulip event name of a sample (its headers are the registry's own, always valid).
+fn sample_event(
+    integration: &Integration,
+    headers: &[(&'static str, &'static str)],
+    body: &str,
+) -> Option<String> {
+    let pairs: Vec<(String, String)> = headers
+        .iter()
+        .map(|(name, value)| ((*name).to_owned(), (*value).to_owned()))
+        .collect();
+    let map = header_map(&pairs).ok()?;
+    quiet::event_of(integration, &map, body.as_bytes())
+}
+
+/// The channels the account can see, by name: every channel for an administrator
+/// (`include_all`), else those a member sees (a server that refuses `include_all` to
+/// this account is asked again without it).
+pub async fn channels(client: &ZulipClient) -> AppResult<Vec<ChannelSummary>> {
+    let streams = match client.get_streams(true).await {
+        Ok(streams) => streams,
+        Err(_) => client
+            .get_streams(false)
+            .await
+            .map_err(weir_core::CoreError::from)?,
+    };
+    let mut channels: Vec<ChannelSummary> = streams
+        .into_iter()
+        .map(|stream| ChannelSummary {
+            stream_id: stream.stream_id,
+            name: stream.name,
+            invite_only: stream.invite_only,
+        })
+        .collect();
+    channels.sort_by_key(|channel| channel.name.to_lowercase());
+    Ok(channels)
+}
+
+/// Whether `request`'s stream is a channel: `None` when there is no stream or the list
+/// cannot be read (the reason is then given without it).
+async fn stream_exists(client: &ZulipClient, spec: &WebhookUrlSpec) -> Option<bool> {
+    let stream = spec.stream.as_deref()?;
+    match channels(client).await {
+        Ok(list) => Some(channel_in(&list, stream)),
+        Err(error) => {
+            tracing::debug!(%error, "cannot list the channels to explain a webhook");
+            None
+        }
+    }
+}
+
+/// Why a real send posted nothing (asks for the channels only then).
+pub async fn explain_send(
+    client: &ZulipClient,
+    request: &WebhookRequest,
+    result: &WebhookResult,
+) -> Option<NoMessage> {
+    let posted = result.messages.iter().any(|m| !m.is_notification);
+    if posted || !(200..300).contains(&result.status) {
+        return None;
+    }
+    let spec = request.spec.normalized();
+    let headers = header_map(&request.headers).ok()?;
+    let exists = stream_exists(client, &spec).await;
+    explain(
+        &Answered {
+            spec: &spec,
+            headers: &headers,
+            body: request.body.as_bytes(),
+            status: result.status,
+            response: &result.response,
+            posted,
+            notified: result.messages.iter().any(|m| m.is_notification),
+        },
+        |_| exists,
+    )
+}
+
+pub fn send_result(result: WebhookResult, no_message: Option<NoMessage>) -> WebhookSendResult {
     WebhookSendResult {
+        no_message,
         status: result.status,
         response: result.response,
         messages: result
@@ -217,8 +307,9 @@ pub async fn dry_run_webhook(
     let headers = header_map(&request.headers)?;
     let integration = spec.integration.clone();
     let bot_name = bot.full_name.clone();
+    let (preview_headers, request_body) = (headers.clone(), request.body.clone());
     // Rendering is CPU work: off the async threads.
-    let preview = tauri::async_runtime::spawn_blocking(move || {
+    let mut preview = tauri::async_runtime::spawn_blocking(move || {
         dry_run(&DryRunRequest {
             integration: &integration,
             query: &query,
@@ -229,6 +320,39 @@ pub async fn dry_run_webhook(
     })
     .await
     .map_err(|error| AppError::Internal(format!("dry run failed: {error}")))?;
+
+    // The dry run has no database: the channel is checked against the account's list,
+    // and a missing one previews the owner's notice instead of the bot's message.
+    let accepted = (200..300).contains(&preview.status);
+    let exists = if accepted && !preview.messages.is_empty() {
+        stream_exists(bots.client(), &spec).await
+    } else {
+        None
+    };
+    let no_message = match (exists, spec.stream.as_deref()) {
+        (Some(false), Some(stream)) => {
+            preview.messages.clear();
+            preview
+                .notices
+                .extend(missing_channel(&bot.email, stream.trim()));
+            Some(NoMessage::NoSuchChannel {
+                stream: stream.trim().to_owned(),
+                notified: true,
+            })
+        }
+        _ => explain(
+            &Answered {
+                spec: &spec,
+                headers: &preview_headers,
+                body: request_body.as_bytes(),
+                status: preview.status,
+                response: &preview.response.to_string(),
+                posted: !preview.messages.is_empty(),
+                notified: !preview.notices.is_empty(),
+            },
+            |_| exists,
+        ),
+    };
 
     let mut comparisons = Vec::new();
     if real_server {
@@ -289,6 +413,7 @@ pub async fn dry_run_webhook(
         response: preview.response.to_string(),
         messages,
         comparisons,
+        no_message,
     })
 }
 
