@@ -18,6 +18,7 @@ mod fences;
 mod group_mentions;
 mod highlight;
 mod inline;
+mod isolation;
 mod katex;
 mod katex_check;
 mod katex_engine;
@@ -30,6 +31,7 @@ mod sanitize;
 mod timestamp;
 
 pub use civil::civil_from_days;
+pub use isolation::{QUICK_MAX_BYTES, renders_quickly};
 pub use mentions::{Directory, render_with_mentions};
 
 /// Renders Zulip-flavoured Markdown to the HTML Zulip stores in `rendered_content`,
