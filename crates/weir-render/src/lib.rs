@@ -6,8 +6,9 @@
 //! `mailto`, `tel`, `sms` and relative URLs ever become `href`s (see `sanitize.rs`).
 //!
 //! Pure: no I/O, no async, no storage. The [`Directory`] trait is how it asks the
-//! organization for people, groups and channels; the server calls it from its render
-//! pool, never from an async worker or the database writer.
+//! organization for people, groups and channels; the server's lookups run on its render
+//! pool, never on an async worker or in the database writer ([`renders_quickly`] tells
+//! which sources it may render anywhere).
 
 mod blocks;
 mod budget;
