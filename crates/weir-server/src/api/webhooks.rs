@@ -169,8 +169,12 @@ async fn deliver(
             .await
             .map_err(|error| Error::Internal(format!("webhook processing stopped: {error}")))??
     };
-    let (stream, messages) = match planned {
-        Plan::Post { stream, messages } => (stream, messages),
+    let (stream, messages, then) = match planned {
+        Plan::Post {
+            stream,
+            messages,
+            then,
+        } => (stream, messages, then),
         Plan::Accepted => return Ok(accepted()),
         Plan::Unsupported { event } => return Ok(unsupported_event(integration, &event)),
         Plan::MissingHeader { header } => {
@@ -195,7 +199,10 @@ async fn deliver(
         })
         .await?;
     deliver_notices(state.store(), notices).await?;
-    Ok(accepted())
+    match then {
+        Some(error) => Err(error.into()),
+        None => Ok(accepted()),
+    }
 }
 
 /// How a delivery's messages are sent: the client they are recorded from, and the
