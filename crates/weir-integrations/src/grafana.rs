@@ -64,9 +64,13 @@ fn handler(payload: &Payload<'_>) -> Result<HandlerOutput, HandlerError> {
         let alerts = alerts.as_array().ok_or(Unreadable)?;
         // One message per alert, each filtered by its own status, as Zulip sends them.
         let mut items = Vec::with_capacity(alerts.len());
+        // Zulip sends each alert before it reads the next: those before an unreadable
+        // one are sent, and the request still fails.
         for alert in alerts {
-            let (status, message) = unified(alert.as_object().ok_or(Unreadable)?)?;
-            items.push((status.to_owned(), message));
+            match alert.as_object().ok_or(Unreadable).and_then(unified) {
+                Ok((status, message)) => items.push((status.to_owned(), message)),
+                Err(unreadable) => return Err(HandlerError::after_items(items, unreadable.into())),
+            }
         }
         return Ok(HandlerOutput::per_item(items));
     }

@@ -41,7 +41,9 @@ use serde::Serialize;
 use serde_json::Value;
 
 pub use filter::{EventFilter, FilterError, MAX_EVENT_PATTERNS, MAX_PATTERN_CHARS, fnmatch};
-pub use process::{MAX_EVENT_TYPE_CHARS, Outcome, Rejection, Request, process};
+pub use process::{
+    MAX_EVENT_TYPE_CHARS, Outcome, Processed, Rejection, Request, process, process_batch,
+};
 pub use url_options::{UrlOption, url_option};
 
 /// How a webhook request proves who sends it.
@@ -161,6 +163,26 @@ pub enum HandlerError {
     /// The payload is refused with this text (Zulip's validation of the body's type,
     /// e.g. `request is not a dict`).
     Invalid(String),
+    /// A batch refused at an item after the items of `sent`, which Zulip's view had
+    /// already sent: it calls `check_send_webhook_message`, each its own send, for one
+    /// item after another (a Grafana notification's alerts). See [`process_batch`].
+    AfterItems {
+        sent: Box<HandlerOutput>,
+        error: Box<HandlerError>,
+    },
+}
+
+impl HandlerError {
+    /// `error`, met at a batch's item after `sent` (each with its own event).
+    pub fn after_items(sent: Vec<(String, WebhookMessage)>, error: HandlerError) -> Self {
+        if sent.is_empty() {
+            return error;
+        }
+        Self::AfterItems {
+            sent: Box::new(HandlerOutput::per_item(sent)),
+            error: Box::new(error),
+        }
+    }
 }
 
 /// What a handler sees of a request.

@@ -65,12 +65,40 @@ pub enum Rejection {
     InvalidPayload(String),
 }
 
-/// Runs `request` through `integration`.
+/// Runs `request` through `integration`. A batch refused partway is refused whole here;
+/// [`process_batch`] also gives the messages sent before the refused item.
 pub fn process(integration: &Integration, request: &Request<'_>) -> Result<Outcome, Rejection> {
-    let json: Value = body::read(integration, request.headers, request.body)?;
+    process_batch(integration, request).outcome
+}
+
+/// What [`process_batch`] makes of a request.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Processed {
+    /// When a batch is refused at an item (`outcome` is `Err`), the messages of the
+    /// items before it, which Zulip's view had sent by then (filtered, under the URL's
+    /// topic); else empty.
+    pub sent_first: Vec<WebhookMessage>,
+    pub outcome: Result<Outcome, Rejection>,
+}
+
+impl Processed {
+    fn only(outcome: Result<Outcome, Rejection>) -> Self {
+        Self {
+            sent_first: Vec::new(),
+            outcome,
+        }
+    }
+}
+
+/// Runs `request` through `integration`, as Zulip's view sends: item by item.
+pub fn process_batch(integration: &Integration, request: &Request<'_>) -> Processed {
+    let json: Value = match body::read(integration, request.headers, request.body) {
+        Ok(json) => json,
+        Err(rejection) => return Processed::only(Err(rejection)),
+    };
     let event_type = event_type(integration.event_source, request.headers, &json);
     if event_type.is_some_and(|event| event.chars().count() > MAX_EVENT_TYPE_CHARS) {
-        return Err(Rejection::EventTypeTooLong);
+        return Processed::only(Err(Rejection::EventTypeTooLong));
     }
     let payload = Payload {
         method: request.method,
@@ -80,29 +108,48 @@ pub fn process(integration: &Integration, request: &Request<'_>) -> Result<Outco
         options: request.options,
         topic: request.topic,
     };
-    let output = match (integration.handler)(&payload) {
-        Ok(output) => output,
-        Err(HandlerError::MissingKey(key)) => return Err(Rejection::MissingKey(key)),
-        Err(HandlerError::MissingEventHeader) => {
-            return Err(match integration.event_source {
-                EventSource::Header(header) => Rejection::MissingEventHeader { header },
-                EventSource::BodyField(field) => Rejection::MissingKey(field.to_owned()),
-                EventSource::None => Rejection::MissingKey("event_type".to_owned()),
-            });
-        }
-        Err(HandlerError::AnomalousPayload) => {
-            return Err(Rejection::AnomalousPayload {
-                webhook: integration.view_name,
-            });
-        }
-        Err(HandlerError::Ignored) => return Ok(Outcome::Ignored),
-        Err(HandlerError::MalformedJson) => return Err(Rejection::MalformedJson),
-        Err(HandlerError::Invalid(text)) => return Err(Rejection::InvalidPayload(text)),
-        Err(HandlerError::UnsupportedEvent(event)) => return Ok(Outcome::Unsupported { event }),
-    };
+    match (integration.handler)(&payload) {
+        Ok(output) => Processed::only(Ok(finish(output, event_type, request))),
+        Err(HandlerError::AfterItems { sent, error }) => match refused(integration, *error) {
+            Err(rejection) => Processed {
+                sent_first: match finish(*sent, event_type, request) {
+                    Outcome::Messages(messages) => messages,
+                    _ => Vec::new(),
+                },
+                outcome: Err(rejection),
+            },
+            // A batch that ends in an answer of success: its items are all it sends.
+            Ok(_) => Processed::only(Ok(finish(*sent, event_type, request))),
+        },
+        Err(error) => Processed::only(refused(integration, error)),
+    }
+}
+
+/// The answer to a handler's error.
+fn refused(integration: &Integration, error: HandlerError) -> Result<Outcome, Rejection> {
+    match error {
+        HandlerError::MissingKey(key) => Err(Rejection::MissingKey(key)),
+        HandlerError::MissingEventHeader => Err(match integration.event_source {
+            EventSource::Header(header) => Rejection::MissingEventHeader { header },
+            EventSource::BodyField(field) => Rejection::MissingKey(field.to_owned()),
+            EventSource::None => Rejection::MissingKey("event_type".to_owned()),
+        }),
+        HandlerError::AnomalousPayload => Err(Rejection::AnomalousPayload {
+            webhook: integration.view_name,
+        }),
+        HandlerError::Ignored => Ok(Outcome::Ignored),
+        HandlerError::MalformedJson => Err(Rejection::MalformedJson),
+        HandlerError::Invalid(text) => Err(Rejection::InvalidPayload(text)),
+        HandlerError::UnsupportedEvent(event) => Ok(Outcome::Unsupported { event }),
+        HandlerError::AfterItems { error, .. } => refused(integration, *error),
+    }
+}
+
+/// A handler's output filtered, under the URL's topic if it sets one.
+fn finish(output: HandlerOutput, event_type: Option<&str>, request: &Request<'_>) -> Outcome {
     let mut messages = match filtered(output, event_type, request.filter) {
         Ok(messages) => messages,
-        Err(filtered_out) => return Ok(filtered_out),
+        Err(filtered_out) => return filtered_out,
     };
     if let Some(topic) = request.topic {
         for message in &mut messages {
@@ -110,9 +157,9 @@ pub fn process(integration: &Integration, request: &Request<'_>) -> Result<Outco
         }
     }
     if messages.is_empty() {
-        return Ok(Outcome::Ignored);
+        return Outcome::Ignored;
     }
-    Ok(Outcome::Messages(messages))
+    Outcome::Messages(messages)
 }
 
 /// The messages `filter` lets through, by Zulip's own name for each one's event (which

@@ -6,8 +6,9 @@
 //! `mailto`, `tel`, `sms` and relative URLs ever become `href`s (see `sanitize.rs`).
 //!
 //! Pure: no I/O, no async, no storage. The [`Directory`] trait is how it asks the
-//! organization for people, groups and channels; the server calls it from its render
-//! pool, never from an async worker or the database writer.
+//! organization for people, groups and channels; the server's lookups run on its render
+//! pool, never on an async worker or in the database writer ([`renders_quickly`] tells
+//! which sources it may render anywhere).
 
 mod blocks;
 mod budget;
@@ -18,6 +19,7 @@ mod fences;
 mod group_mentions;
 mod highlight;
 mod inline;
+mod isolation;
 mod katex;
 mod katex_check;
 mod katex_engine;
@@ -30,6 +32,7 @@ mod sanitize;
 mod timestamp;
 
 pub use civil::civil_from_days;
+pub use isolation::{QUICK_MAX_BYTES, renders_quickly};
 pub use mentions::{Directory, render_with_mentions};
 
 /// Renders Zulip-flavoured Markdown to the HTML Zulip stores in `rendered_content`,

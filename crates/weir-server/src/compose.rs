@@ -5,6 +5,8 @@
 //! stored by a write of its own ([`deliver_notices`]). The endpoints live in `api/`, the
 //! SQL in `store/messages.rs`.
 
+mod quick;
+
 use rusqlite::Connection;
 
 use crate::clock::now_unix;
@@ -16,6 +18,7 @@ use crate::store::{self, MessageInsert, Store, UserRow};
 
 /// Zulip's limits on what a message may carry, and how it cuts what is longer: the
 /// integrations' replay of Zulip's tests cuts as the server does, so they live there.
+pub use quick::render_drafts;
 pub use weir_integrations::limits::{MAX_CONTENT_CHARS, truncate_content, truncate_topic};
 
 /// Zulip refuses a rendering larger than a hundred times the longest message: a few

@@ -4,7 +4,8 @@
 //! `only_events` / `exclude_events` on its own event (Zulip calls
 //! `check_send_webhook_message` per item); a payload the service would not send is
 //! Zulip's `AnomalousWebhookPayloadError`: a 400 with code `ANOMALOUS_WEBHOOK_PAYLOAD` and
-//! `webhook_name`, and nothing is sent.
+//! `webhook_name`, and nothing is sent; a batch refused at an item is answered the same,
+//! after the items before it are sent, as Zulip's view sends each before reading the next.
 
 use serde_json::{Value, json};
 use weir_tests::*;
@@ -177,4 +178,68 @@ async fn anomalous_payloads_answer_zulips_code_and_send_nothing() {
         let new = new_since(&server, &before).await;
         assert!(new.is_empty(), "{integration}: {new:#?}");
     }
+}
+
+#[tokio::test]
+async fn a_batch_refused_partway_sends_the_items_before_it() {
+    let server = TestServer::standard();
+    let mut unreadable = alert("firing", "memory");
+    unreadable["status"] = json!("pending");
+    let body = json!({"alerts": [
+        alert("firing", "cpu"),
+        alert("resolved", "disk"),
+        unreadable,
+        alert("firing", "swap"),
+    ]})
+    .to_string();
+    let before = everything(&server).await;
+    let r = post_webhook(
+        &server,
+        "grafana",
+        &TO_ENGINEERING,
+        &[("Content-Type", JSON_TYPE)],
+        &body,
+    )
+    .await;
+    assert_eq!(r.status, 400, "{}", r.debug());
+    assert_eq!(r.json["code"], "ANOMALOUS_WEBHOOK_PAYLOAD", "{}", r.debug());
+    assert_eq!(r.json["webhook_name"], "Grafana", "{}", r.debug());
+    let topics: Vec<_> = new_since(&server, &before)
+        .await
+        .iter()
+        .map(|m| m["subject"].as_str().unwrap_or_default().to_owned())
+        .collect();
+    assert_eq!(topics, ["[cpu]", "[disk]"]);
+
+    // Items the filter leaves out before the refused one are not sent; a refusal at the
+    // first item sends nothing.
+    let before = everything(&server).await;
+    let mut query = TO_ENGINEERING.to_vec();
+    query.push(("only_events", r#"["resolved"]"#));
+    let r = post_webhook(
+        &server,
+        "grafana",
+        &query,
+        &[("Content-Type", JSON_TYPE)],
+        &body,
+    )
+    .await;
+    assert_eq!(r.status, 400, "{}", r.debug());
+    let new = new_since(&server, &before).await;
+    assert_eq!(new.len(), 1, "{new:#?}");
+    assert_eq!(new[0]["subject"], "[disk]");
+    let mut first = alert("firing", "cpu");
+    first["status"] = json!("pending");
+    let body = json!({"alerts": [first, alert("firing", "swap")]}).to_string();
+    let before = everything(&server).await;
+    let r = post_webhook(
+        &server,
+        "grafana",
+        &TO_ENGINEERING,
+        &[("Content-Type", JSON_TYPE)],
+        &body,
+    )
+    .await;
+    assert_eq!(r.status, 400, "{}", r.debug());
+    assert!(new_since(&server, &before).await.is_empty());
 }

@@ -4,7 +4,8 @@
 //! (`weir-integrations`, pure code) find the event type, build its message and apply
 //! `only_events`/`exclude_events` (a missing event header tells the owner and fails; an
 //! unsupported event is a 200 so that services keep the webhook enabled); render the
-//! messages on the render pool as the bot sees the organization; then, in one write,
+//! messages as the bot sees the organization (where the request runs when that is
+//! quick, else on the render pool: `compose::render_drafts`); then, in one write,
 //! resolve the destination and store the messages (one, or one per change of a
 //! Bitbucket push, as Zulip sends them) before answering, and the owner's notices in a
 //! write after it. Everything between reading the body and rendering is
@@ -23,7 +24,7 @@ use zulip_api::ZulipErrorCode;
 
 use crate::AppState;
 use crate::clock::now_unix;
-use crate::compose::{Destination, Notice, Outgoing, deliver_notices, send};
+use crate::compose::{Destination, Notice, Outgoing, deliver_notices, render_drafts, send};
 use crate::error::{ApiError, Error};
 use crate::http::auth::{add_quota_headers, authenticate, rate_limited};
 use crate::http::auth_failures::{client_key, count_failure, refuse_if_over};
@@ -38,7 +39,8 @@ use crate::webhook::plan::{
 };
 
 /// Payloads up to this size are parsed where they arrive (well under a millisecond);
-/// larger ones on a blocking thread. Rendering is always on the render pool.
+/// larger ones on a blocking thread. Messages that could render slowly (math, code,
+/// long) or name someone render on the render pool (`compose::render_drafts`).
 const INLINE_BODY_BYTES: usize = 64 * 1024;
 
 /// Takes the request whole rather than through the `HeaderMap`, `Uri` and `Extension`
@@ -167,24 +169,19 @@ async fn deliver(
             .await
             .map_err(|error| Error::Internal(format!("webhook processing stopped: {error}")))??
     };
-    let (stream, messages) = match planned {
-        Plan::Post { stream, messages } => (stream, messages),
+    let (stream, messages, then) = match planned {
+        Plan::Post {
+            stream,
+            messages,
+            then,
+        } => (stream, messages, then),
         Plan::Accepted => return Ok(accepted()),
         Plan::Unsupported { event } => return Ok(unsupported_event(integration, &event)),
         Plan::MissingHeader { header } => {
             return Err(missing_event_header(state, integration, sender, path, header).await);
         }
     };
-    let bot = Arc::clone(&sender);
-    let messages = state
-        .store()
-        .render(move |conn| {
-            messages
-                .into_iter()
-                .map(|draft| Outgoing::from_draft(conn, &bot, draft))
-                .collect::<Result<Vec<_>, Error>>()
-        })
-        .await?;
+    let messages = render_drafts(state.store(), &sender, messages).await?;
     let via = Via {
         client: integration.client_name(),
         level: state.feature_level(),
@@ -202,7 +199,10 @@ async fn deliver(
         })
         .await?;
     deliver_notices(state.store(), notices).await?;
-    Ok(accepted())
+    match then {
+        Some(error) => Err(error.into()),
+        None => Ok(accepted()),
+    }
 }
 
 /// How a delivery's messages are sent: the client they are recorded from, and the

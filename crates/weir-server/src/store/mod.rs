@@ -13,6 +13,7 @@ mod folders;
 mod group_cache;
 mod groups;
 mod messages;
+mod realm_cache;
 mod render_pool;
 mod schema;
 pub mod seed;
@@ -68,6 +69,7 @@ pub struct Store {
     users: Arc<cache::UserCache>,
     targets: Arc<PostTargets>,
     groups: Arc<group_cache::GroupCache>,
+    realm: Arc<realm_cache::RealmCache>,
     /// The render pool's free threads (`render_pool.rs`).
     renderers: Arc<tokio::sync::Semaphore>,
 }
@@ -148,6 +150,8 @@ impl Store {
         let groups = Arc::new(group_cache::GroupCache::default());
         let (users_changed, targets_changed) = (users.dirty_flag(), targets.stale_flag());
         let groups_changed = groups.dirty_flag();
+        let realm = Arc::new(realm_cache::RealmCache::default());
+        let realm_changed = realm.dirty_flag();
         writer.update_hook(Some(
             move |_: rusqlite::hooks::Action, _: &str, table: &str, _: i64| {
                 use std::sync::atomic::Ordering::Release;
@@ -160,6 +164,9 @@ impl Store {
                 if group_cache::WATCHED.contains(&table) {
                     groups_changed.store(true, Release);
                 }
+                if table == "realm" {
+                    realm_changed.store(true, Release);
+                }
             },
         ));
         let (jobs, queue) = mpsc::channel::<Box<dyn Job>>(1024);
@@ -170,6 +177,7 @@ impl Store {
             users: Arc::clone(&users),
             targets: Arc::clone(&targets),
             groups: Arc::clone(&groups),
+            realm: Arc::clone(&realm),
         };
         let readers = Arc::new(ReaderPool {
             path,
@@ -187,6 +195,7 @@ impl Store {
             users,
             targets,
             groups,
+            realm,
             renderers: render_pool::permits(),
         })
     }
@@ -317,6 +326,19 @@ impl Store {
         let api_key = api_key.to_owned();
         self.cache_miss(move |conn| users::user_by_api_key(conn, &api_key))
             .await
+    }
+
+    /// The organization's URL (`None`: no realm yet), from memory when nothing changed.
+    pub async fn realm_url(&self) -> Result<Option<Arc<str>>> {
+        if let Some(known) = self.realm.url() {
+            return Ok(known);
+        }
+        let generation = self.realm.generation();
+        let url: Option<Arc<str>> = self
+            .read(|conn| Ok::<_, Error>(users::realm(conn)?.map(|realm| realm.url.into())))
+            .await?;
+        self.realm.remember(url.clone(), generation);
+        Ok(url)
     }
 
     async fn cache_miss<F>(&self, lookup: F) -> Result<Option<Arc<UserRow>>>

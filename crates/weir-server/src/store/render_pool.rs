@@ -2,7 +2,9 @@
 //! blocking threads with a read connection, at most [`threads`] at once, never on the
 //! async workers and never inside a write job. A message full of slow formulas then
 //! occupies one of these threads for its 5 s at most, and requests that do not render
-//! (and the writer) are served meanwhile.
+//! (and the writer) are served meanwhile. Only a webhook message that can reach neither
+//! math nor highlighting, names nobody and is short renders without it, where its
+//! request runs (`compose/quick.rs`): the hop here costs more than its rendering.
 
 use std::sync::Arc;
 

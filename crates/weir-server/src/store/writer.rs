@@ -14,6 +14,7 @@ use tokio::sync::mpsc;
 use super::cache::UserCache;
 use super::checkpoint::{self, Checkpoints, Step};
 use super::group_cache::GroupCache;
+use super::realm_cache::RealmCache;
 use super::targets::PostTargets;
 use crate::error::Storage;
 
@@ -47,6 +48,7 @@ pub struct Caches {
     pub users: Arc<UserCache>,
     pub targets: Arc<PostTargets>,
     pub groups: Arc<GroupCache>,
+    pub realm: Arc<RealmCache>,
 }
 
 pub async fn run(
@@ -91,6 +93,7 @@ pub async fn run(
         caches.users.invalidate_if_dirty();
         caches.targets.clear_if_stale();
         caches.groups.invalidate_if_dirty();
+        caches.realm.invalidate_if_dirty();
         for job in group.drain(..) {
             job.finish(commit);
         }

@@ -64,8 +64,15 @@ pub fn dry_run(request: &DryRunRequest<'_>) -> DryRun {
     }
     let _ = query.take_str("api_key");
     match plan(integration, request.headers, request.body, query) {
-        Err(error) => refused(&error),
-        Ok(Plan::Post { stream, messages }) => {
+        // A batch refused partway previews as refused (the server stores the messages
+        // before the refused item, as Zulip sends them, then answers the same error).
+        Err(error)
+        | Ok(Plan::Post {
+            then: Some(error), ..
+        }) => refused(&error),
+        Ok(Plan::Post {
+            stream, messages, ..
+        }) => {
             let rendered: Result<Vec<_>, _> = messages
                 .into_iter()
                 .map(Outgoing::without_directory)

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use axum::http::{HeaderMap, Method, header};
 use serde_json::{Value, json};
 use weir_integrations::{self as integrations, EventFilter, Integration, Outcome};
-use weir_integrations::{Rejection, Request, process};
+use weir_integrations::{Processed, Rejection, Request, WebhookMessage, process_batch};
 use zulip_api::ZulipErrorCode;
 
 use crate::compose::Draft;
@@ -43,6 +43,9 @@ pub(crate) enum Plan {
     Post {
         stream: Option<String>,
         messages: Vec<Draft>,
+        /// After storing them, fail with this: a batch refused at an item after these
+        /// messages' items, which Zulip's view had sent by then.
+        then: Option<ApiError>,
     },
     /// Answer plain success, send nothing (an ignored or filtered event).
     Accepted,
@@ -82,19 +85,14 @@ pub(crate) fn plan(
         filter: &filter,
         topic: topic_override.as_deref(),
     };
-    match process(integration, &request) {
-        Ok(Outcome::Messages(messages)) => Ok(Plan::Post {
-            stream: match stream {
-                // Zulip's `check_stream_name` comes before the lookup: a name no stream
-                // could have is a 400, and nobody is told about it.
-                Some(name) if !is_stream_id(&name) => Some(check_stream_name(&name).map(|_| name)?),
-                other => other,
-            },
-            messages: messages
-                .iter()
-                .map(|message| Draft::new(&message.topic, &message.content))
-                .collect::<Result<_, _>>()?,
-        }),
+    let Processed {
+        sent_first,
+        outcome,
+    } = process_batch(integration, &request);
+    let answer = match outcome {
+        Ok(Outcome::Messages(messages)) => {
+            return post(stream, &messages, None);
+        }
         Ok(Outcome::Ignored | Outcome::Filtered { .. }) => Ok(Plan::Accepted),
         Ok(Outcome::Unsupported { event }) => Ok(Plan::Unsupported { event }),
         Err(Rejection::MissingKey(key)) => Err(ApiError::missing_argument(&key)),
@@ -110,7 +108,32 @@ pub(crate) fn plan(
             | Rejection::EventTypeTooLong
             | Rejection::InvalidPayload(_)),
         ) => Err(ApiError::bad_request(rejection.to_string())),
+    };
+    match answer {
+        Err(error) if !sent_first.is_empty() => post(stream, &sent_first, Some(error)),
+        answer => answer,
     }
+}
+
+/// Posts `messages` to `stream`, then answers `then` (`None`: success).
+fn post(
+    stream: Option<String>,
+    messages: &[WebhookMessage],
+    then: Option<ApiError>,
+) -> Result<Plan, ApiError> {
+    Ok(Plan::Post {
+        stream: match stream {
+            // Zulip's `check_stream_name` comes before the lookup: a name no stream
+            // could have is a 400, and nobody is told about it.
+            Some(name) if !is_stream_id(&name) => Some(check_stream_name(&name).map(|_| name)?),
+            other => other,
+        },
+        messages: messages
+            .iter()
+            .map(|message| Draft::new(&message.topic, &message.content))
+            .collect::<Result<_, _>>()?,
+        then,
+    })
 }
 
 /// The success envelope as `success(json!({}), ..)` writes it, without building it
