@@ -282,7 +282,14 @@ async fn zulip(level: u32, version: &'static str) -> Stub {
     stub
 }
 
-const VERSIONS: [(u32, &str); 3] = [(ZULIP_10, "10.4"), (ZULIP_11, "11.5"), (ZULIP_12, "12.3")];
+/// Every series the replays answer as (5.0 and 7.0 are the 5.x and 7.x releases).
+const VERSIONS: [(u32, &str); 5] = [
+    (ZULIP_5, "5.0"),
+    (ZULIP_7, "7.0"),
+    (ZULIP_10, "10.4"),
+    (ZULIP_11, "11.5"),
+    (ZULIP_12, "12.3"),
+];
 
 #[tokio::test]
 async fn the_memberships_grid_loads_from_zulip_5_to_12() {
