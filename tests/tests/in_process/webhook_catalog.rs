@@ -1,8 +1,8 @@
 //! `register`'s `realm_incoming_webhook_bots`: the integrations weir-server serves, in
 //! Zulip's shape at each feature level (207: display names and event types; 318:
-//! `config_options` with the URL options; 403: `url_options`). Every answer is validated
-//! against Zulip's document by the harness, as everywhere; the list is checked against
-//! the server's own registry (`GET /integrations`) and Zulip's names
+//! `config_options` with the URL options; 403: `url_options`; 485: `input_type`). Every
+//! answer is validated against Zulip's document by the harness, as everywhere; the list
+//! is checked against the server's own registry (`GET /integrations`) and Zulip's names
 //! (`zulip-data/integrations.json`), never against a list written here.
 
 use serde_json::Value;
@@ -209,6 +209,35 @@ async fn level_403_moves_them_to_url_options() {
         bitbucket["url_options"],
         json!([{"key": "branches", "label": "", "validator": "check_string"}])
     );
+}
+
+/// Level 485 calls a URL option's `validator` `input_type` (same values); one below, 484,
+/// still says `validator`.
+#[tokio::test]
+async fn level_485_says_input_type_where_484_says_validator() {
+    for (level, key, old) in [
+        (484, "validator", "input_type"),
+        (485, "input_type", "validator"),
+    ] {
+        let listed = catalog(&at_level(level)).await;
+
+        let options: Vec<&Value> = listed
+            .iter()
+            .flat_map(|item| item["url_options"].as_array().into_iter().flatten())
+            .collect();
+        assert!(!options.is_empty(), "{level}: no URL options at all");
+        for option in &options {
+            let kind = option[key].as_str().unwrap_or_default();
+            assert!(
+                ["check_string", "check_bool"].contains(&kind),
+                "{level}: {option:#}"
+            );
+            assert!(option.get(old).is_none(), "{level}: {option:#}");
+        }
+        let branches = &find(&listed, "bitbucket2")["url_options"][0];
+        assert_eq!(branches["key"], "branches", "{level}");
+        assert_eq!(branches[key], "check_string", "{level}");
+    }
 }
 
 /// Zulip's names for its integrations (`zulip-data/integrations.json`), when the shared

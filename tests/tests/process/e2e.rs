@@ -10,6 +10,9 @@
 //! * starts a `weir-server` with the standard organization (the "real" organization of
 //!   the second account, with teams for the groups steps) and writes a zuliprc for one
 //!   of its members and one for an administrator;
+//! * starts two more with the standard organization, at feature levels 421 (Zulip 11.0)
+//!   and 362 (Zulip 10 development), with an administrator's zuliprc each
+//!   (`test_zulip_levels.py`);
 //! * starts `tauri-driver` on free loopback ports, in its own process group, with fresh
 //!   `XDG_DATA_HOME` / `XDG_CONFIG_HOME` / `XDG_CACHE_HOME` for the app; the session bus
 //!   (and so the test's Secret Service) is inherited;
@@ -86,6 +89,12 @@ fn the_real_app_shows_the_demo_and_imports_a_zuliprc_into_the_keyring() {
     write_zuliprc(&zuliprc, MEMBER, &server.base_url);
     let admin_zuliprc = admin_zuliprc_path(&zuliprc);
     write_zuliprc(&admin_zuliprc, ADMIN, &server.base_url);
+    // Zulip 11 and Zulip 10 organizations for `test_zulip_levels.py`: the grid and the
+    // Channels page as their administrator, from a zuliprc each.
+    let levels: Vec<LevelServer> = LEVELS
+        .iter()
+        .map(|level| LevelServer::spawn(*level, &zuliprc))
+        .collect();
 
     let artifacts = workspace_root().join("artifacts").join("e2e");
     clear_old_artifacts(&artifacts);
@@ -102,19 +111,16 @@ fn the_real_app_shows_the_demo_and_imports_a_zuliprc_into_the_keyring() {
         &[(ACCELERATION_VAR, "always")],
     )
     .unwrap_or_else(|e| panic!("{e}"));
-    let pytest = run_pytest(
-        &python,
-        &["tests/e2e"],
-        &e2e_env(
-            &driver,
-            &app,
-            &homes,
-            &artifacts,
-            &zuliprc,
-            &server.base_url,
-        ),
-        scratch.path(),
+    let mut env = e2e_env(
+        &driver,
+        &app,
+        &homes,
+        &artifacts,
+        &zuliprc,
+        &server.base_url,
     );
+    env.push((LEVELS_VAR, levels_env(&levels)));
+    let pytest = run_pytest(&python, &["tests/e2e"], &env, scratch.path());
     // Deleting the session (the script's last act) must have quit the app.
     let left_behind = driver.wait_for_app_exit(APP_EXIT_TIMEOUT);
     let driver_log = driver.stop();
@@ -152,12 +158,26 @@ fn the_real_app_shows_the_demo_and_imports_a_zuliprc_into_the_keyring() {
         !admin_zuliprc.exists(),
         "the administrator's plaintext zuliprc was not deleted"
     );
-    let server_root = server
-        .data_dir
-        .parent()
-        .expect("the server's root")
-        .to_owned();
-    let roots = [scratch.path(), server_root.as_path()];
+    for level in &levels {
+        assert!(
+            !level.zuliprc.exists(),
+            "the plaintext zuliprc of the server at level {} was not deleted",
+            level.level
+        );
+    }
+    let server_roots: Vec<PathBuf> = std::iter::once(&server)
+        .chain(levels.iter().map(|level| &level.server))
+        .map(|server| {
+            server
+                .data_dir
+                .parent()
+                .expect("the server's root")
+                .to_owned()
+        })
+        .collect();
+    let roots: Vec<&Path> = std::iter::once(scratch.path())
+        .chain(server_roots.iter().map(PathBuf::as_path))
+        .collect();
     let keys = keys_of_the_run(&roots);
     assert!(keys.contains(MEMBER.key) && keys.len() > 10, "{keys:?}");
     let leaks = files_containing_any(&roots, &keys);
@@ -530,6 +550,53 @@ fn write_zuliprc(path: &Path, account: weir_tests::Account, site: &str) {
     )
     .expect("write zuliprc");
     fs::set_permissions(path, fs::Permissions::from_mode(0o600)).expect("chmod zuliprc");
+}
+
+/// The feature levels of the extra organizations: Zulip 11.0 (weir-server's default) and
+/// the Zulip 10 development level it reported before, 362.
+const LEVELS: [u32; 2] = [421, 362];
+/// The variable naming them for the browser script (`tests/e2e/test_zulip_levels.py`):
+/// a JSON object of level → `{site, zuliprc, email, key}`.
+const LEVELS_VAR: &str = "WEIR_E2E_LEVEL_SERVERS";
+
+/// A headless `weir-server` with the standard organization at one feature level, and
+/// its administrator's zuliprc (for the app to import and delete).
+struct LevelServer {
+    level: u32,
+    server: TestServer,
+    zuliprc: PathBuf,
+}
+
+impl LevelServer {
+    fn spawn(level: u32, beside: &Path) -> Self {
+        let server = TestServer::spawn(standard_seed(), &["--feature-level", &level.to_string()]);
+        let zuliprc = beside.with_file_name(format!("admin-zuliprc-{level}"));
+        write_zuliprc(&zuliprc, ADMIN, &server.base_url);
+        Self {
+            level,
+            server,
+            zuliprc,
+        }
+    }
+}
+
+/// [`LEVELS_VAR`]'s value.
+fn levels_env(levels: &[LevelServer]) -> String {
+    let servers: serde_json::Map<String, serde_json::Value> = levels
+        .iter()
+        .map(|level| {
+            (
+                level.level.to_string(),
+                serde_json::json!({
+                    "site": level.server.base_url,
+                    "zuliprc": level.zuliprc.display().to_string(),
+                    "email": ADMIN.email,
+                    "key": ADMIN.key,
+                }),
+            )
+        })
+        .collect();
+    serde_json::Value::Object(servers).to_string()
 }
 
 /// The administrator's zuliprc, beside the member's.

@@ -1,6 +1,6 @@
-//! Bot keys against servers answering as Zulip 10 (keys in `GET /bots`) and Zulip 12
-//! (keys only from `GET /bots/{id}/api_key`, feature level 463; listings without them,
-//! 474). Answers follow Zulip's documented examples.
+//! Bot keys against servers answering as Zulip 10 and 11 (keys in `GET /bots`) and
+//! Zulip 12 (keys only from `GET /bots/{id}/api_key`, feature level 463; listings without
+//! them, 474). Answers follow Zulip's documented examples.
 
 #![allow(clippy::unwrap_used)]
 
@@ -69,21 +69,28 @@ async fn on_zulip_12_the_key_comes_from_the_bot_key_endpoint() {
     assert!(bots.list().await.unwrap()[0].key_stored);
 }
 
+/// Zulip 10 (372) and 11 (421) list bots with their keys; neither has the key endpoint
+/// (463), so nothing may ask it.
 #[tokio::test]
-async fn on_zulip_10_the_key_comes_from_the_listing() {
-    let stub = Stub::start().await;
-    stub_server(
-        &stub,
-        372,
-        json!({"username": "hook-bot@zulip.com", "full_name": "Hook", "api_key": BOT_KEY,
-            "avatar_url": null, "default_sending_stream": null,
-            "default_events_register_stream": null, "default_all_public_streams": false}),
-    );
-    let (_dir, accounts, account) = accounts_for(&stub).await;
-    let bots = accounts.bots(account, client(&stub));
+async fn on_zulip_10_and_11_the_key_comes_from_the_listing() {
+    for level in [372, 421] {
+        let stub = Stub::start().await;
+        stub_server(
+            &stub,
+            level,
+            json!({"username": "hook-bot@zulip.com", "full_name": "Hook", "api_key": BOT_KEY,
+                "avatar_url": null, "default_sending_stream": null,
+                "default_events_register_stream": null, "default_all_public_streams": false}),
+        );
+        let (_dir, accounts, account) = accounts_for(&stub).await;
+        let bots = accounts.bots(account, client(&stub));
 
-    let listed = bots.list().await.unwrap();
-    assert!(listed[0].key_stored, "stored from the listing");
-    assert_eq!(bots.key(50).await.unwrap().expose(), BOT_KEY);
-    assert!(stub.requests_to("/api/v1/bots/50/api_key").is_empty());
+        let listed = bots.list().await.unwrap();
+        assert!(listed[0].key_stored, "{level}: stored from the listing");
+        assert_eq!(bots.key(50).await.unwrap().expose(), BOT_KEY, "{level}");
+        assert!(
+            stub.requests_to("/api/v1/bots/50/api_key").is_empty(),
+            "{level}"
+        );
+    }
 }

@@ -3,10 +3,13 @@
 //! (`GET /users`, `GET /users/me`, `GET /users/me/subscriptions`, `GET /streams`,
 //! `GET /user_groups`, `GET /server_settings`) and adds or removes what the document's
 //! "Changes" notes and Zulip's API changelog say each level adds or removes
-//! (`docs/zulip-compatibility.md` lists them).
+//! (`docs/zulip-compatibility.md` lists them). The document has no example of
+//! `register`'s `server_supported_permission_settings`: it is built from its schema
+//! (`GroupPermissionSetting`) with the settings and defaults the changelog gives each level.
 
 use axum::http::Method;
 use serde_json::{Value, json};
+use weir_core::channels::load_channels;
 use weir_core::memberships::{GroupSetting, load_matrix};
 
 use crate::support::{Reply, Stub, client};
@@ -250,6 +253,61 @@ fn user_groups(level: u32) -> Vec<Value> {
         .collect()
 }
 
+/// `server_supported_permission_settings` as `register` sends it from level 221: the 10.2
+/// document's `GroupPermissionSetting` for each channel setting a level has (the levels and
+/// defaults of Zulip's API changelog; `channel_creator` for `stream_creator_or_nobody`
+/// from 427), and one setting of each other kind.
+fn supported_permission_settings(level: u32) -> Option<Value> {
+    let setting = |everyone: bool, default: &str| {
+        json!({"require_system_group": false, "allow_internet_group": false,
+            "allow_nobody_group": true, "allow_everyone_group": everyone,
+            "default_group_name": default, "default_for_system_groups": null,
+            "allowed_system_groups": []})
+    };
+    let creator = match level {
+        427.. => "channel_creator",
+        _ => "stream_creator_or_nobody",
+    };
+    let channel = [
+        (
+            "can_remove_subscribers_group",
+            221,
+            true,
+            "role:administrators",
+        ),
+        ("can_administer_channel_group", 325, false, creator),
+        ("can_send_message_group", 333, true, "role:everyone"),
+        ("can_add_subscribers_group", 342, false, "role:nobody"),
+        ("can_subscribe_group", 357, false, "role:nobody"),
+        (
+            "can_move_messages_out_of_channel_group",
+            396,
+            true,
+            "role:nobody",
+        ),
+        (
+            "can_move_messages_within_channel_group",
+            396,
+            true,
+            "role:nobody",
+        ),
+        ("can_resolve_topics_group", 402, true, "role:nobody"),
+        ("can_delete_any_message_group", 407, true, "role:nobody"),
+        ("can_delete_own_message_group", 407, true, "role:nobody"),
+        ("can_create_topic_group", 441, true, "role:everyone"),
+    ];
+    let stream: serde_json::Map<String, Value> = channel
+        .into_iter()
+        .filter(|(_, since, _, _)| level >= *since)
+        .map(|(name, _, everyone, default)| (name.to_owned(), setting(everyone, default)))
+        .collect();
+    (level >= 221).then(|| {
+        json!({"stream": stream,
+            "realm": {"create_multiuse_invite_group": setting(false, "role:administrators")},
+            "group": {"can_mention_group": setting(true, "role:everyone")}})
+    })
+}
+
 /// A stub answering the grid's three requests (and server settings) as `level`.
 async fn zulip(level: u32, version: &'static str) -> Stub {
     let stub = Stub::start().await;
@@ -265,7 +323,8 @@ async fn zulip(level: u32, version: &'static str) -> Stub {
             "zulip_version": version, "zulip_merge_base": version,
             "realm_users": realm_users(level), "realm_non_active_users": [],
             "cross_realm_bots": [], "subscriptions": subscriptions(level), "unsubscribed": [],
-            "never_subscribed": [with(management(level), json!({"subscribers": [5]}))]
+            "never_subscribed": [with(management(level), json!({"subscribers": [5]}))],
+            "server_supported_permission_settings": supported_permission_settings(level)
         }))
     })
     .route(Method::GET, "/api/v1/user_groups", move |_, _| {
@@ -282,7 +341,14 @@ async fn zulip(level: u32, version: &'static str) -> Stub {
     stub
 }
 
-const VERSIONS: [(u32, &str); 3] = [(ZULIP_10, "10.4"), (ZULIP_11, "11.5"), (ZULIP_12, "12.3")];
+/// Every series the replays answer as (5.0 and 7.0 are the 5.x and 7.x releases).
+const VERSIONS: [(u32, &str); 5] = [
+    (ZULIP_5, "5.0"),
+    (ZULIP_7, "7.0"),
+    (ZULIP_10, "10.4"),
+    (ZULIP_11, "11.5"),
+    (ZULIP_12, "12.3"),
+];
 
 #[tokio::test]
 async fn the_memberships_grid_loads_from_zulip_5_to_12() {
@@ -360,6 +426,53 @@ async fn streams_and_subscriptions_read_every_level_s_settings() {
             level >= ZULIP_12,
             "{version}"
         );
+    }
+}
+
+/// The Channels page's columns are the channel settings the server lists (Zulip 10's
+/// five, Zulip 11's ten, Zulip 12's eleven); below level 221 Zulip 10's by the level each
+/// appeared at, read-only below the level that changes it with `{"new", "old"}` (320).
+#[tokio::test]
+async fn the_channels_table_has_the_settings_each_server_lists() {
+    for (level, version) in VERSIONS {
+        let stub = zulip(level, version).await;
+        let loaded = load_channels(&client(&stub)).await.unwrap();
+        let table = &loaded.table;
+        let expected = match level {
+            ZULIP_5 => 0,
+            ZULIP_7 => 1,
+            ZULIP_10 => 5,
+            ZULIP_11 => 10,
+            _ => 11,
+        };
+        assert_eq!(
+            table.settings.len(),
+            expected,
+            "{version}: {:?}",
+            table.settings
+        );
+        assert_eq!(table.channels.len(), 3, "{version}");
+        let denmark = table.channels.iter().find(|c| c.stream_id == 1).unwrap();
+        assert_eq!(denmark.cells.len(), expected, "{version}");
+        for (setting, cell) in table.settings.iter().zip(&denmark.cells) {
+            assert_eq!(setting.name, cell.setting);
+            // Iago administers the organization: only the server's level may stop him.
+            assert_eq!(setting.read_only.is_some(), level < 320, "{version}");
+            assert_eq!(cell.denied.is_some(), level < 320, "{version}");
+        }
+        if level >= ZULIP_11 {
+            let resolve = denmark
+                .cells
+                .iter()
+                .find(|cell| cell.setting == "can_resolve_topics_group")
+                .unwrap();
+            assert_eq!(resolve.label, "Group 11, Iago", "{version}");
+        }
+        let topics = table
+            .settings
+            .iter()
+            .any(|s| s.name == "can_create_topic_group");
+        assert_eq!(topics, level >= ZULIP_12, "{version}");
     }
 }
 

@@ -147,7 +147,7 @@ fn stream_permission_settings(level: u32) -> Value {
     };
     let mut stream = json!({
         "can_add_subscribers_group": setting(false, "role:nobody"),
-        "can_administer_channel_group": setting(false, "stream_creator_or_nobody"),
+        "can_administer_channel_group": setting(false, creator_default(level)),
         "can_send_message_group": setting(true, "role:everyone"),
         "can_remove_subscribers_group": setting(true, "role:administrators"),
         "can_subscribe_group": setting(false, "role:nobody"),
@@ -162,6 +162,19 @@ fn stream_permission_settings(level: u32) -> Value {
         "group": {},
         "stream": stream,
     })
+}
+
+/// The level at which Zulip renamed `can_administer_channel_group`'s default from
+/// `stream_creator_or_nobody` to `channel_creator` (Zulip 12).
+const CHANNEL_CREATOR_LEVEL: u32 = 427;
+
+/// The name `server_supported_permission_settings` gives the channel-creator default.
+fn creator_default(level: u32) -> &'static str {
+    if level >= CHANNEL_CREATOR_LEVEL {
+        "channel_creator"
+    } else {
+        "stream_creator_or_nobody"
+    }
 }
 
 /// The `realm` keys as a server at `level` sends them.

@@ -68,6 +68,25 @@ async fn server_supported_permission_settings_lists_each_channel_setting_from_it
     assert_eq!(setting["allow_everyone_group"], true, "{setting}");
 }
 
+/// Zulip 12 (427) renamed the channel-creator default of `can_administer_channel_group`
+/// from `stream_creator_or_nobody` to `channel_creator`; 426 still says the old name.
+#[tokio::test]
+async fn the_channel_creator_default_is_named_channel_creator_from_level_427() {
+    for (level, name) in [
+        (426, "stream_creator_or_nobody"),
+        (427, "channel_creator"),
+        (421, "stream_creator_or_nobody"),
+    ] {
+        let body = register(&at_level(level).as_user(&MEMBER), json!(["realm"])).await;
+        let setting =
+            &body["server_supported_permission_settings"]["stream"]["can_administer_channel_group"];
+        assert_eq!(
+            setting["default_group_name"], name,
+            "at level {level}: {setting}"
+        );
+    }
+}
+
 #[tokio::test]
 async fn channels_show_the_new_group_settings_from_their_levels_at_zulips_default() {
     let at_396 = listed(&at_level(396), VERONA.id).await;
