@@ -251,6 +251,7 @@ fn padded_union(
                     matrix.viewer(),
                     matrix.person_class(person),
                     matrix.channel_class(channel),
+                    channel.grants,
                     Action::Subscribe,
                 )
                 .is_ok();
