@@ -221,3 +221,32 @@ fn groups_given_after_the_build_decide_too() {
     let grouped = plain.with_groups(vec![super::groups::group(20, "platform", &[1], &[])]);
     assert_eq!(grouped.may_toggle(2, 10), Ok(Action::Unsubscribe));
 }
+
+#[test]
+fn removals_as_channel_administrator_are_not_mixed_with_the_remove_groups() {
+    use super::super::{Limits, plan};
+    use super::unsubscribe;
+    let matrix = grouped(DEFAULT_FEATURE_LEVEL, Role::Member);
+    // Third is in 10 (the remove group names the viewer) and 14 (the viewer administers
+    // it): Zulip refuses one request naming both, so they are two.
+    let planned = plan(
+        &matrix,
+        &[unsubscribe(3, 10), unsubscribe(3, 14)],
+        &Limits::default(),
+    );
+    assert!(planned.skipped.is_empty(), "{:?}", planned.skipped);
+    let streams: Vec<Vec<i64>> = planned
+        .requests
+        .iter()
+        .map(|r| r.streams.iter().map(|s| s.stream_id).collect())
+        .collect();
+    assert_eq!(streams, [vec![10], vec![14]]);
+    // An organization administrator's removals share one request.
+    let admin = grouped(DEFAULT_FEATURE_LEVEL, Role::Administrator);
+    let planned = plan(
+        &admin,
+        &[unsubscribe(3, 10), unsubscribe(3, 14)],
+        &Limits::default(),
+    );
+    assert_eq!(planned.requests.len(), 1);
+}
