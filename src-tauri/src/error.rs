@@ -56,14 +56,14 @@ impl AppError {
 }
 
 /// The code of a local-server failure, by its cause: its disk or files (`io`), its
-/// database (`database`), its seed (`invalid_input`: the data it was given is wrong,
-/// and trying again will not help); only the rest is "not available right now".
+/// database (`database`), its seed file (`invalid_seed`: the data it was given is
+/// wrong, and trying again will not help); only the rest is "not available right now".
 fn server_code(error: &weir_server::Error) -> IpcErrorCode {
     use weir_server::Error;
     match error {
         Error::Io(_) | Error::Storage(_) => IpcErrorCode::Io,
         Error::Database(_) | Error::WriterStopped => IpcErrorCode::Database,
-        Error::Seed(_) => IpcErrorCode::InvalidInput,
+        Error::Seed(_) => IpcErrorCode::InvalidSeed,
         Error::Internal(_) => IpcErrorCode::Internal,
         Error::Api(_) => IpcErrorCode::ServerUnavailable,
     }
@@ -151,7 +151,13 @@ mod tests {
         assert_eq!(code(Error::Storage(Storage::DiskFull)), IpcErrorCode::Io);
         assert_eq!(code(Error::WriterStopped), IpcErrorCode::Database);
         let seed = AppError::Server(Error::Seed("people[3]: no email".into()));
-        assert_eq!(seed.code(), IpcErrorCode::InvalidInput);
+        assert_eq!(seed.code(), IpcErrorCode::InvalidSeed);
+        assert_eq!(
+            serde_json::to_value(IpcError::from(&seed))
+                .ok()
+                .map(|v| v["code"].clone()),
+            Some(serde_json::json!("invalid_seed"))
+        );
         assert!(
             seed.to_string()
                 .contains("invalid seed: people[3]: no email")

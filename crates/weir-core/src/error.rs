@@ -78,6 +78,9 @@ pub enum IpcErrorCode {
     /// The server address is malformed (not "unreachable": that is [`IpcErrorCode::Network`]).
     InvalidSite,
     InvalidInput,
+    /// A local server's seed file is wrong (sent by the shell): the user fixes the file,
+    /// since starting again with the same one fails the same way.
+    InvalidSeed,
     TlsConfig,
     NotFound,
     StreamNotFound,

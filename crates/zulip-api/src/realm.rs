@@ -58,6 +58,10 @@ pub struct RegisterResponse {
     pub unsubscribed: Vec<Subscription>,
     #[serde(default)]
     pub never_subscribed: Vec<Stream>,
+    /// Whether the caller may add others to the channels they can reach, by the
+    /// organization's rule (with the `realm_user` fetch type).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub can_subscribe_other_users: Option<bool>,
     /// The GIF rating limit, only with the `realm` fetch type: Zulip 12 renamed
     /// `realm_giphy_rating` (levels 442 and 453); either spelling is read. Kept as JSON,
     /// as Weir only shows it.

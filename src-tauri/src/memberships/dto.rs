@@ -3,11 +3,13 @@
 
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
-use weir_core::memberships::permissions::{Action, ChannelClass, PersonClass, Viewer, rule};
+use weir_core::memberships::permissions::{ChannelClass, PersonClass};
 use weir_core::memberships::{
     self as core, ApplyReport, CellStatus, Change, JournalSummary, Matrix, Plan, Progress,
 };
 use weir_core::organization::Role;
+
+pub use super::rules::{CellRules, PermissionTable, PersonRules, StreamRules};
 
 /// The grid as the page holds it. It crosses in one binary answer (`wire.rs`): this
 /// without its people, which cross as columns, and without who is subscribed to what and
@@ -165,64 +167,12 @@ pub struct GridStream {
     pub kind: ChannelClass,
     /// How many people are subscribed (who they are crosses as a set, `wire.rs`).
     pub subscriber_count: u32,
-}
-
-/// Every rule for the viewer, by [`PersonClass`] (the fields are its names): the grid
-/// carries 12 cells of rules instead of one per person and stream.
-#[derive(Debug, Clone, Serialize, TS)]
-pub struct PermissionTable {
-    pub me: StreamRules,
-    pub own_bot: StreamRules,
-    pub other: StreamRules,
-    pub deactivated: StreamRules,
-}
-
-/// The rules for one kind of person, by [`ChannelClass`] (the fields are its names).
-#[derive(Debug, Clone, Serialize, TS)]
-pub struct StreamRules {
-    pub public: CellRules,
-    pub private_member: CellRules,
-    pub private_other: CellRules,
-}
-
-/// Why each direction of a change is refused; `null`: allowed.
-#[derive(Debug, Clone, Serialize, TS)]
-pub struct CellRules {
-    pub subscribe: Option<String>,
-    pub unsubscribe: Option<String>,
-}
-
-impl PermissionTable {
-    pub fn new(viewer: &Viewer) -> Self {
-        let rules = |person| StreamRules::new(viewer, person);
-        Self {
-            me: rules(PersonClass::Me),
-            own_bot: rules(PersonClass::OwnBot),
-            other: rules(PersonClass::Other),
-            deactivated: rules(PersonClass::Deactivated),
-        }
-    }
-}
-
-impl StreamRules {
-    fn new(viewer: &Viewer, person: PersonClass) -> Self {
-        let cell = |channel| {
-            let reason = |action| {
-                rule(viewer, person, channel, action)
-                    .err()
-                    .map(|d| d.reason())
-            };
-            CellRules {
-                subscribe: reason(Action::Subscribe),
-                unsubscribe: reason(Action::Unsubscribe),
-            }
-        };
-        Self {
-            public: cell(ChannelClass::Public),
-            private_member: cell(ChannelClass::PrivateMember),
-            private_other: cell(ChannelClass::PrivateOther),
-        }
-    }
+    /// This channel's own rules, by the person's `kind`, when its settings give the
+    /// account more than [`MembershipGrid::permissions`] says for its `kind` (it is in
+    /// `can_remove_subscribers_group`, say); absent: that table's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub rules: Option<PersonRules>,
 }
 
 /// The most changes one request may carry (a full 10,000 × 1,000 grid is 10 million).
@@ -487,12 +437,16 @@ pub fn grid(matrix: &Matrix) -> MembershipGrid {
         streams: matrix
             .channels()
             .iter()
-            .map(|channel| GridStream {
-                stream_id: channel.stream_id,
-                name: channel.name.clone(),
-                invite_only: channel.invite_only,
-                kind: matrix.channel_class(channel),
-                subscriber_count: u32::try_from(channel.subscribers.len()).unwrap_or(u32::MAX),
+            .map(|channel| {
+                let kind = matrix.channel_class(channel);
+                GridStream {
+                    stream_id: channel.stream_id,
+                    name: channel.name.clone(),
+                    invite_only: channel.invite_only,
+                    kind,
+                    subscriber_count: u32::try_from(channel.subscribers.len()).unwrap_or(u32::MAX),
+                    rules: PersonRules::for_channel(viewer, kind, channel.grants),
+                }
             })
             .collect(),
         permissions: PermissionTable::new(viewer),

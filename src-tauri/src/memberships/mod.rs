@@ -5,6 +5,7 @@
 
 pub mod dto;
 pub mod group_csv;
+pub mod rules;
 pub mod wire;
 
 use std::path::Path;

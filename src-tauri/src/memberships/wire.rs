@@ -336,8 +336,10 @@ mod tests {
                     name: format!("s{i}"),
                     invite_only: false,
                     subscribers,
+                    settings: Default::default(),
                 })
                 .collect(),
+            ..Default::default()
         })
         .unwrap()
     }

@@ -284,6 +284,68 @@ fn the_groups_page_plans_one_request_per_group_applies_and_undoes() {
 }
 
 #[test]
+fn a_group_applys_undo_survives_a_restart() {
+    let h = harness();
+    let grid = load_grid(&h);
+    let backend = group(&grid, "backend");
+    let mut before = user_ids(&grid, &indices(&backend["directMembers"]));
+    let newcomer = grid["people"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["isActive"] == true && p["isBot"] == false)
+        .map(|p| p["userId"].as_i64().unwrap())
+        .find(|id| !before.contains(id))
+        .unwrap();
+    let b = backend["groupId"].clone();
+    let leaving = before[0];
+    let changes = json!([
+        {"userId": newcomer, "groupId": b, "member": true},
+        {"userId": leaving, "groupId": b, "member": false},
+    ]);
+    invoke(
+        &h,
+        "apply_group_member_changes",
+        json!({"request": {"changes": changes}, "onProgress": "__CHANNEL__:21"}),
+    )
+    .unwrap();
+
+    // The app quits and starts again: the history and the undo come from the journal.
+    let h = h.restart();
+    let history = invoke(&h, "list_group_member_applies", json!({})).unwrap();
+    assert_eq!(history.as_array().unwrap().len(), 1, "{history}");
+    assert_eq!(history[0]["changed"], 2);
+    let undo = invoke(
+        &h,
+        "undo_group_member_apply",
+        json!({"request": {"id": null}}),
+    )
+    .unwrap();
+    let mut reverse = undo.as_array().unwrap().clone();
+    reverse.sort_by_key(|c| c["userId"].as_i64());
+    let mut expected = vec![
+        json!({"userId": newcomer, "groupId": b, "member": false}),
+        json!({"userId": leaving, "groupId": b, "member": true}),
+    ];
+    expected.sort_by_key(|c| c["userId"].as_i64());
+    assert_eq!(reverse, expected);
+    invoke(
+        &h,
+        "apply_group_member_changes",
+        json!({"request": {"changes": undo}, "onProgress": "__CHANNEL__:22"}),
+    )
+    .unwrap();
+    let restored = load_grid(&h);
+    let mut now = user_ids(
+        &restored,
+        &indices(&group(&restored, "backend")["directMembers"]),
+    );
+    now.sort_unstable();
+    before.sort_unstable();
+    assert_eq!(now, before);
+}
+
+#[test]
 fn a_group_is_created_from_selected_people_and_bad_names_are_refused() {
     let h = harness();
     let grid = load_grid(&h);

@@ -31,9 +31,33 @@ impl Harness {
     }
 }
 
+impl Harness {
+    /// The app quit and started again on the same data dir and keyring: the local
+    /// server stopped, every state dropped and opened afresh from the files.
+    #[allow(dead_code)] // Only the suites about what survives a restart use it.
+    pub fn restart(self) -> Harness {
+        let Harness {
+            dir,
+            _app: app,
+            webview,
+            secrets,
+        } = self;
+        {
+            use tauri::Manager;
+            let session = app.state::<weir_app::state::Session>();
+            tauri::async_runtime::block_on(session.local().stop());
+        }
+        drop(webview);
+        drop(app);
+        open(dir, secrets)
+    }
+}
+
 pub fn harness() -> Harness {
-    let dir = tempfile::tempdir().unwrap();
-    let secrets = Arc::new(MemoryStore::new());
+    open(tempfile::tempdir().unwrap(), Arc::new(MemoryStore::new()))
+}
+
+fn open(dir: tempfile::TempDir, secrets: Arc<MemoryStore>) -> Harness {
     let state = WeirState::open(dir.path(), secrets.clone()).unwrap();
     tauri::async_runtime::block_on(state.start()).unwrap();
     // The real context, so that the real capabilities decide which commands may run.

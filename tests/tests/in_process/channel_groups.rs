@@ -66,8 +66,10 @@ async fn streams_show_the_groups_their_settings_name() {
 }
 
 #[tokio::test]
-async fn can_add_subscribers_group_lets_its_members_add_others_from_level_342() {
-    for (level, allowed) in [(362, true), (342, true), (341, false)] {
+async fn can_add_subscribers_group_lets_its_members_add_others_from_level_349() {
+    // Zulip 10.0 (level 349): "If a user is part of can_add_subscribers_group, they can
+    // subscribe themselves or other users to a private channel without being subscribed".
+    for (level, allowed) in [(362, true), (349, true), (348, false), (342, false)] {
         let server = channel_server(level);
         let r = subscribe(
             &server.as_user(&MEMBER2),
@@ -92,7 +94,7 @@ async fn can_add_subscribers_group_lets_its_members_add_others_from_level_342() 
 #[tokio::test]
 async fn can_subscribe_group_lets_its_members_join_from_level_357() {
     for (level, allowed) in [(362, true), (357, true), (356, false)] {
-        let server = channel_server(level);
+        let server = one_setting_server("can_subscribe_group", level);
         let r = subscribe(&server.as_user(&MEMBER2), SECRET_PLANS.name, None).await;
         if allowed {
             r.ok();
@@ -105,6 +107,65 @@ async fn can_subscribe_group_lets_its_members_join_from_level_357() {
     subscribe(&server.as_user(&MODERATOR), SECRET_PLANS.name, None)
         .await
         .bad_request("Unable to access channel (Secret Plans).");
+}
+
+/// Secret Plans naming `backend` in one setting only.
+fn one_setting_server(setting: &str, level: u32) -> TestServer {
+    let mut seed = seed_with_groups();
+    for stream in seed["streams"].as_array_mut().expect("streams") {
+        if stream["stream_id"] == SECRET_PLANS.id {
+            stream[setting] = json!(BACKEND);
+        }
+    }
+    TestServer::start(seed, &["--feature-level", &level.to_string()])
+}
+
+#[tokio::test]
+async fn either_group_opens_a_private_channel_for_yourself_and_others() {
+    // Zulip's content access through groups: can_add_subscribers_group lets its members
+    // join too; can_subscribe_group members may add others (the organization lets
+    // members add people to the channels they reach).
+    let cases = [
+        ("can_add_subscribers_group", None, 349, true),
+        ("can_add_subscribers_group", None, 348, false),
+        (
+            "can_subscribe_group",
+            Some(json!([MODERATOR.id])),
+            357,
+            true,
+        ),
+        (
+            "can_subscribe_group",
+            Some(json!([MODERATOR.id])),
+            356,
+            false,
+        ),
+    ];
+    for (setting, principals, level, allowed) in cases {
+        let server = one_setting_server(setting, level);
+        let r = subscribe(
+            &server.as_user(&MEMBER2),
+            SECRET_PLANS.name,
+            principals.clone(),
+        )
+        .await;
+        if allowed {
+            r.ok();
+        } else {
+            r.bad_request("Unable to access channel (Secret Plans).");
+        }
+        let who = if principals.is_some() {
+            MODERATOR.id
+        } else {
+            MEMBER2.id
+        };
+        let subscribed = server
+            .subscription_state()
+            .await
+            .get(SECRET_PLANS.name)
+            .is_some_and(|members| members.contains(&who));
+        assert_eq!(subscribed, allowed, "{setting} at {level}");
+    }
 }
 
 #[tokio::test]
@@ -231,4 +292,51 @@ async fn a_guest_in_can_remove_subscribers_group_removes_others_only_where_subsc
     let r = remove(DESIGN.name, MODERATOR.id).await;
     assert_unsubscribed(&r, &[DESIGN.name], &[]);
     assert!(!server.members_of(DESIGN.id).await.contains(&MODERATOR.id));
+}
+
+#[tokio::test]
+async fn anonymous_setting_values_leave_deactivated_users_out() {
+    // Zulip reads anonymous groups for `GET /streams` and `register` without
+    // deactivated users; the subgroups stay, and so does an emptied list.
+    let mut seed = seed_with_groups();
+    for stream in seed["streams"].as_array_mut().expect("streams") {
+        if stream["stream_id"] == ENGINEERING_STREAM.id {
+            stream["can_remove_subscribers_group"] = json!({
+                "direct_members": [MEMBER.id, DEACTIVATED.id], "direct_subgroups": [BACKEND]});
+            stream["can_subscribe_group"] =
+                json!({"direct_members": [DEACTIVATED.id], "direct_subgroups": []});
+        }
+    }
+    let server = TestServer::start(seed, &[]);
+    let owner = server.as_user(&OWNER);
+    let expected_remove = json!({"direct_members": [MEMBER.id], "direct_subgroups": [BACKEND]});
+    let expected_join = json!({"direct_members": [], "direct_subgroups": []});
+
+    let listed = owner.get("/streams", &[]).await;
+    let listed = listed.ok();
+    let engineering = listed["streams"]
+        .as_array()
+        .and_then(|all| all.iter().find(|s| s["stream_id"] == ENGINEERING_STREAM.id))
+        .cloned()
+        .expect("Engineering listed");
+    assert_eq!(engineering["can_remove_subscribers_group"], expected_remove);
+    assert_eq!(engineering["can_subscribe_group"], expected_join);
+
+    let registered = owner
+        .post(
+            "/register",
+            &[("fetch_event_types", json!(["subscription"]))],
+        )
+        .await;
+    let registered = registered.ok();
+    let lists = ["subscriptions", "unsubscribed", "never_subscribed"];
+    let engineering = lists
+        .iter()
+        .filter_map(|list| registered[*list].as_array())
+        .flatten()
+        .find(|s| s["stream_id"] == ENGINEERING_STREAM.id)
+        .cloned()
+        .expect("Engineering in register");
+    assert_eq!(engineering["can_remove_subscribers_group"], expected_remove);
+    assert_eq!(engineering["can_subscribe_group"], expected_join);
 }

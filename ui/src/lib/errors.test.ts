@@ -13,6 +13,7 @@ const EVERY_CODE: Record<IpcErrorCode, true> = {
   zuliprc_unreadable: true,
   invalid_site: true,
   invalid_input: true,
+  invalid_seed: true,
   tls_config: true,
   not_found: true,
   stream_not_found: true,
@@ -47,6 +48,19 @@ describe('readableError', () => {
   it('says what is busy', () => {
     expect(readableError({ code: 'busy', message: 'another apply is running' })).toBe(
       'Weir is busy: another apply is running. Try again when it is done.',
+    );
+  });
+
+  it('says a local server’s seed file is wrong and what to do about it', () => {
+    const error = {
+      code: 'invalid_seed' as const,
+      message: 'the local server failed: invalid seed: people[3]: no email',
+    };
+    expect(readableError(error)).toBe(
+      'The local server’s seed file is not valid: people[3]: no email. Fix the file and start the local server again.',
+    );
+    expect(readableError({ code: 'invalid_seed', message: '' })).toMatch(
+      /^The local server’s seed/,
     );
   });
 

@@ -41,6 +41,16 @@ export function readableError(error: IpcError): string {
     }
     case 'invalid_input':
       return detail || 'Some of the values entered are not valid.';
+    case 'invalid_seed': {
+      // The backend says "the local server failed: invalid seed: …"; keep what is wrong.
+      const reason = sentenceEnd(
+        detail.replace(/^(the local server failed:\s*)?invalid seed:\s*/i, ''),
+      );
+      const advice = 'Fix the file and start the local server again.';
+      return reason
+        ? `The local server’s seed file is not valid: ${reason} ${advice}`
+        : `The local server’s seed file is not valid. ${advice}`;
+    }
     case 'not_found':
       return detail ? `Not found: ${detail}` : 'It was not found.';
     // For these the backend's message says it all.

@@ -7,8 +7,8 @@ use std::collections::HashMap;
 use serde::Serialize;
 use zulip_api::{RegisterResponse, Role, User};
 
-use super::groups::Groups;
-use super::permissions::{Action, ChannelClass, Denied, PersonClass, Viewer, rule};
+use super::groups::{GroupSetting, Groups};
+use super::permissions::{Action, ChannelClass, Denied, Grants, PersonClass, Viewer, rule};
 use crate::client::UserGroup;
 
 /// The most people and streams a matrix accepts (far above any real organization; a
@@ -25,6 +25,11 @@ pub struct Snapshot {
     pub me: i64,
     pub users: Vec<User>,
     pub streams: Vec<SnapshotStream>,
+    /// The organization's user groups (`GET /user_groups`; none when the account may
+    /// not list them), which the channels' settings name.
+    pub groups: Vec<UserGroup>,
+    /// `register`'s `can_subscribe_other_users`; `None` when the server did not send it.
+    pub can_subscribe_others: Option<bool>,
 }
 
 /// A stream as the snapshot sees it.
@@ -34,12 +39,41 @@ pub struct SnapshotStream {
     pub name: String,
     pub invite_only: bool,
     pub subscribers: Vec<i64>,
+    pub settings: ChannelSettings,
+}
+
+/// The channel settings that decide who may subscribe and unsubscribe people; `None`
+/// when the server does not have (or did not send) the setting.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ChannelSettings {
+    pub can_administer_channel_group: Option<GroupSetting>,
+    pub can_add_subscribers_group: Option<GroupSetting>,
+    pub can_remove_subscribers_group: Option<GroupSetting>,
+    pub can_subscribe_group: Option<GroupSetting>,
+}
+
+impl ChannelSettings {
+    /// From a stream as `register` or `GET /streams` gives it.
+    pub fn of(stream: &zulip_api::Stream) -> Self {
+        let read = |value: &serde_json::Value| {
+            (!value.is_null())
+                .then(|| GroupSetting::from_value(value))
+                .flatten()
+        };
+        Self {
+            can_administer_channel_group: read(&stream.can_administer_channel_group),
+            can_add_subscribers_group: read(&stream.can_add_subscribers_group),
+            can_remove_subscribers_group: read(&stream.can_remove_subscribers_group),
+            can_subscribe_group: read(&stream.can_subscribe_group),
+        }
+    }
 }
 
 impl Snapshot {
     /// From `POST /register` (active and deactivated users; cross-realm system bots are
     /// left out: nobody manages their subscriptions) and the caller's user id.
     pub fn from_register(register: RegisterResponse, me: i64) -> Self {
+        let can_subscribe_others = register.can_subscribe_other_users;
         let mut users = register.realm_users;
         users.extend(register.realm_non_active_users);
         let streams = register
@@ -49,6 +83,7 @@ impl Snapshot {
             .map(|subscription| subscription.stream)
             .chain(register.never_subscribed)
             .map(|stream| SnapshotStream {
+                settings: ChannelSettings::of(&stream),
                 stream_id: stream.stream_id,
                 name: stream.name,
                 invite_only: stream.invite_only,
@@ -60,6 +95,8 @@ impl Snapshot {
             me,
             users,
             streams,
+            groups: Vec::new(),
+            can_subscribe_others,
         }
     }
 }
@@ -94,6 +131,11 @@ pub struct Channel {
     pub name: String,
     pub invite_only: bool,
     pub subscribers: Vec<u32>,
+    /// What the channel's settings give the signed-in account.
+    #[serde(skip)]
+    pub grants: Grants,
+    #[serde(skip)]
+    pub settings: ChannelSettings,
 }
 
 /// Person indices by user id for building the matrix, where every subscription is one
@@ -169,6 +211,8 @@ impl Matrix {
             me,
             users,
             streams,
+            groups,
+            can_subscribe_others,
         } = snapshot;
         if users.len() > MAX_PEOPLE || streams.len() > MAX_STREAMS {
             return Err(MatrixError::TooLarge {
@@ -203,7 +247,11 @@ impl Matrix {
             user_id: me,
             role: viewer_role,
             feature_level,
+            can_subscribe_others: can_subscribe_others
+                .unwrap_or(viewer_role != zulip_api::Role::Guest),
         };
+        let groups = Groups::build(groups, |user_id| person_index.get(&user_id).copied());
+        let viewer_at = person_index.get(&me).copied();
 
         let lookup = IdTable::new(&person_index);
         let mut channels: Vec<Channel> = Vec::with_capacity(streams.len());
@@ -219,10 +267,14 @@ impl Matrix {
                 .collect();
             subscribers.sort_unstable();
             subscribers.dedup();
-            let viewer_in = person_index
-                .get(&me)
-                .is_some_and(|index| subscribers.binary_search(index).is_ok());
-            if stream.invite_only && !viewer.role.is_org_admin() && !viewer_in {
+            let viewer_in =
+                viewer_at.is_some_and(|index| subscribers.binary_search(&index).is_ok());
+            let grants = grants_of(&groups, &viewer, viewer_at, &stream.settings, viewer_in);
+            if stream.invite_only
+                && !viewer.role.is_org_admin()
+                && !viewer_in
+                && !grants.any_group()
+            {
                 continue;
             }
             let index = u32::try_from(channels.len()).unwrap_or(u32::MAX);
@@ -232,6 +284,8 @@ impl Matrix {
                 name: stream.name,
                 invite_only: stream.invite_only,
                 subscribers,
+                grants,
+                settings: stream.settings,
             });
         }
         Ok(Self {
@@ -240,14 +294,29 @@ impl Matrix {
             channels,
             person_index,
             channel_index,
-            groups: Groups::default(),
+            groups,
         })
     }
 
-    /// The organization's user groups (`GET /user_groups`), members expanded.
+    /// The organization's user groups (`GET /user_groups`), members expanded, and what
+    /// the channels' settings give the account through them. Private channels that only
+    /// the groups open are kept only when the groups come with the snapshot
+    /// ([`Snapshot::groups`]).
     pub fn with_groups(mut self, groups: Vec<UserGroup>) -> Self {
         let index = &self.person_index;
         self.groups = Groups::build(groups, |user_id| index.get(&user_id).copied());
+        let viewer_at = self.person_index.get(&self.viewer.user_id).copied();
+        for channel in &mut self.channels {
+            let viewer_in =
+                viewer_at.is_some_and(|index| channel.subscribers.binary_search(&index).is_ok());
+            channel.grants = grants_of(
+                &self.groups,
+                &self.viewer,
+                viewer_at,
+                &channel.settings,
+                viewer_in,
+            );
+        }
         self
     }
 
@@ -346,9 +415,32 @@ impl Matrix {
             &self.viewer,
             self.person_class(person),
             self.channel_class(channel),
+            channel.grants,
             action,
         )?;
         Ok(action)
+    }
+}
+
+/// What a channel's settings give the viewer (by person index, when listed): whether
+/// each setting's value holds them, subgroups included.
+fn grants_of(
+    groups: &Groups,
+    viewer: &Viewer,
+    viewer_at: Option<u32>,
+    settings: &ChannelSettings,
+    subscribed: bool,
+) -> Grants {
+    let holds = |setting: &Option<GroupSetting>| match (setting, viewer_at) {
+        (Some(value), Some(at)) => groups.setting_includes(value, viewer.user_id, at),
+        _ => false,
+    };
+    Grants {
+        subscribed,
+        administer: holds(&settings.can_administer_channel_group),
+        add_subscribers: holds(&settings.can_add_subscribers_group),
+        remove_subscribers: holds(&settings.can_remove_subscribers_group),
+        subscribe: holds(&settings.can_subscribe_group),
     }
 }
 

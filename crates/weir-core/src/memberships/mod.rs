@@ -37,8 +37,8 @@ pub use journal::{
     ChangeKind, Journal, JournalAccount, JournalEntry, JournalEntryOf, JournalRecord,
     JournalSummary,
 };
-pub use matrix::{Channel, Matrix, MatrixError, Person, Snapshot, SnapshotStream};
-pub use permissions::{Action, ChannelClass, Denied, PersonClass, Viewer};
+pub use matrix::{Channel, ChannelSettings, Matrix, MatrixError, Person, Snapshot, SnapshotStream};
+pub use permissions::{Action, ChannelClass, Denied, Grants, PersonClass, Viewer};
 pub use plan::{
     Change, Limits, PersonRef, Plan, PlannedRequest, SkipReason, Skipped, StreamRef, plan,
 };
@@ -55,9 +55,9 @@ pub async fn load_matrix(client: &ZulipClient) -> Result<Matrix, CoreError> {
         client.get_own_user(),
         client.get_user_groups()
     );
-    let snapshot = Snapshot::from_register(register?, me?.user_id);
-    let groups = groups_or_none(groups)?;
-    tokio::task::spawn_blocking(move || Matrix::build(snapshot).map(|m| m.with_groups(groups)))
+    let mut snapshot = Snapshot::from_register(register?, me?.user_id);
+    snapshot.groups = groups_or_none(groups)?;
+    tokio::task::spawn_blocking(move || Matrix::build(snapshot))
         .await
         .map_err(|error| CoreError::Internal(format!("building the grid: {error}")))?
         .map_err(CoreError::from)

@@ -9,6 +9,17 @@ use zulip_api::Role;
 
 /// From this feature level a bot's owner may remove the bot from streams they can access.
 pub const FEATURE_LEVEL_BOT_OWNERS_REMOVE_BOTS: u32 = 145;
+/// From this level a channel's `can_remove_subscribers_group` (first
+/// `can_remove_subscribers_group_id`) names who may remove others from it.
+pub const FEATURE_LEVEL_CAN_REMOVE_SUBSCRIBERS: u32 = 142;
+/// From this level a channel's administrators and `can_add_subscribers_group` may add
+/// others to it whatever the organization's own rule for adding subscribers says.
+pub const FEATURE_LEVEL_CAN_ADD_SUBSCRIBERS: u32 = 342;
+/// From this level `can_add_subscribers_group` also opens a private channel to its
+/// members (content access), and channel administrators may remove others.
+pub const FEATURE_LEVEL_CHANNEL_GROUPS_GRANT_ACCESS: u32 = 349;
+/// From this level `can_subscribe_group` lets its members join a private channel.
+pub const FEATURE_LEVEL_CAN_SUBSCRIBE: u32 = 357;
 
 /// The signed-in account, as the rules see it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -17,6 +28,35 @@ pub struct Viewer {
     pub user_id: i64,
     pub role: Role,
     pub feature_level: u32,
+    /// The organization's own rule for adding others to channels the account can reach
+    /// (`register`'s `can_subscribe_other_users`: `realm_can_add_subscribers_group`
+    /// from level 341, `invite_to_stream_policy` before); true for non-guests when a
+    /// server does not say.
+    pub can_subscribe_others: bool,
+}
+
+/// What one channel's settings give the account: whether it is subscribed and whether
+/// it is in each setting's group (subgroups included). Guests are never in
+/// `administer`, `add_subscribers` or `subscribe` (Zulip's `allow_everyone_group` is
+/// false for them), whatever the groups say.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Grants {
+    pub subscribed: bool,
+    /// `can_administer_channel_group`.
+    pub administer: bool,
+    /// `can_add_subscribers_group`.
+    pub add_subscribers: bool,
+    /// `can_remove_subscribers_group`.
+    pub remove_subscribers: bool,
+    /// `can_subscribe_group`.
+    pub subscribe: bool,
+}
+
+impl Grants {
+    /// Whether any setting names the account (subscription aside).
+    pub fn any_group(self) -> bool {
+        self.administer || self.add_subscribers || self.remove_subscribers || self.subscribe
+    }
 }
 
 /// Subscribe or unsubscribe.
@@ -54,7 +94,8 @@ pub enum ChannelClass {
     Public,
     /// Private, and the viewer is subscribed.
     PrivateMember,
-    /// Private, and the viewer is not subscribed (only administrators see these).
+    /// Private, and the viewer is not subscribed (administrators see these, and people
+    /// whose groups a channel setting names).
     PrivateOther,
 }
 
@@ -68,6 +109,16 @@ pub enum Denied {
     GuestsCannotSubscribe,
     #[error("Only organization administrators can remove other people from channels.")]
     OnlyAdminsRemoveOthers,
+    #[error(
+        "Only organization administrators and the people this channel's settings allow \
+         can remove other people from it."
+    )]
+    NotInRemoveGroup,
+    #[error(
+        "This organization lets only some people add others to channels; neither it nor \
+         this channel's settings include you."
+    )]
+    CannotSubscribeOthers,
     #[error(
         "This server lets bot owners remove their bots from channels only from feature \
          level 145 (Zulip 7.0); ask an organization administrator."
@@ -89,40 +140,92 @@ impl Denied {
     }
 }
 
-/// The rule for one cell class and direction.
+/// The rule for one cell class and direction, on a channel whose settings give the
+/// account `grants`: Zulip's `filter_stream_authorization_for_adding_subscribers` and
+/// `bulk_can_remove_subscribers_from_streams` (zerver/lib/streams.py), each setting
+/// from the level where it began to decide. Organization administrators may do
+/// anything (Weir's rule: also on private channels they are not in).
 pub fn rule(
     viewer: &Viewer,
     person: PersonClass,
     channel: ChannelClass,
+    grants: Grants,
     action: Action,
 ) -> Result<(), Denied> {
     if person == PersonClass::Deactivated {
         return Err(Denied::Deactivated);
     }
-    let admin = viewer.role.is_org_admin();
+    if viewer.role.is_org_admin() {
+        return Ok(());
+    }
+    let guest = viewer.role == Role::Guest;
+    let grants = if guest {
+        Grants {
+            administer: false,
+            add_subscribers: false,
+            subscribe: false,
+            ..grants
+        }
+    } else {
+        grants
+    };
+    let level = viewer.feature_level;
+    // Zulip's `user_has_content_access`: subscribed, a public channel (not for guests),
+    // or a group that lets people in.
+    let content_access = grants.subscribed
+        || channel == ChannelClass::PrivateMember
+        || (channel == ChannelClass::Public && !guest)
+        || (level >= FEATURE_LEVEL_CHANNEL_GROUPS_GRANT_ACCESS && grants.add_subscribers)
+        || (level >= FEATURE_LEVEL_CAN_SUBSCRIBE && grants.subscribe);
     match action {
         Action::Unsubscribe => match person {
-            _ if admin => Ok(()),
             PersonClass::Me => Ok(()),
-            PersonClass::OwnBot if viewer.feature_level >= FEATURE_LEVEL_BOT_OWNERS_REMOVE_BOTS => {
-                if channel == ChannelClass::PrivateOther {
+            PersonClass::OwnBot if level >= FEATURE_LEVEL_BOT_OWNERS_REMOVE_BOTS => {
+                if channel == ChannelClass::PrivateOther && !content_access && !grants.administer {
                     Err(Denied::PrivateChannelNotAccessible)
                 } else {
                     Ok(())
                 }
             }
-            PersonClass::OwnBot => Err(Denied::BotOwnersNeedLevel145),
-            PersonClass::Other | PersonClass::Deactivated => Err(Denied::OnlyAdminsRemoveOthers),
+            PersonClass::OwnBot => remove_others(level, grants, content_access)
+                .map_err(|_| Denied::BotOwnersNeedLevel145),
+            PersonClass::Other | PersonClass::Deactivated => {
+                remove_others(level, grants, content_access)
+            }
         },
         Action::Subscribe => {
-            if viewer.role == Role::Guest {
+            if guest {
                 Err(Denied::GuestsCannotSubscribe)
-            } else if admin || channel != ChannelClass::PrivateOther {
+            } else if !content_access {
+                Err(Denied::PrivateChannelNotAccessible)
+            } else if person == PersonClass::Me
+                || viewer.can_subscribe_others
+                || (level >= FEATURE_LEVEL_CAN_ADD_SUBSCRIBERS
+                    && (grants.add_subscribers || grants.administer))
+            {
                 Ok(())
             } else {
-                Err(Denied::PrivateChannelNotAccessible)
+                Err(Denied::CannotSubscribeOthers)
             }
         }
+    }
+}
+
+/// Removing someone else, for an account that is no organization administrator.
+fn remove_others(level: u32, grants: Grants, content_access: bool) -> Result<(), Denied> {
+    if level < FEATURE_LEVEL_CAN_REMOVE_SUBSCRIBERS {
+        return Err(Denied::OnlyAdminsRemoveOthers);
+    }
+    if level >= FEATURE_LEVEL_CHANNEL_GROUPS_GRANT_ACCESS && grants.administer {
+        return Ok(());
+    }
+    // Zulip's basic access first (content, or metadata through the channel's groups),
+    // then the channel's group.
+    let access = content_access || grants.administer || grants.add_subscribers || grants.subscribe;
+    if access && grants.remove_subscribers {
+        Ok(())
+    } else {
+        Err(Denied::NotInRemoveGroup)
     }
 }
 
@@ -135,145 +238,4 @@ pub const CHANNEL_CLASSES: [ChannelClass; 3] = [
 pub const ACTIONS: [Action; 2] = [Action::Subscribe, Action::Unsubscribe];
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn viewer(role: Role, feature_level: u32) -> Viewer {
-        Viewer {
-            user_id: 1,
-            role,
-            feature_level,
-        }
-    }
-
-    const LEVEL: u32 = 362;
-
-    #[test]
-    fn administrators_may_change_anyone_anywhere() {
-        for role in [Role::Owner, Role::Administrator] {
-            let admin = viewer(role, LEVEL);
-            for person in [PersonClass::Me, PersonClass::OwnBot, PersonClass::Other] {
-                for channel in CHANNEL_CLASSES {
-                    for action in ACTIONS {
-                        assert_eq!(rule(&admin, person, channel, action), Ok(()));
-                    }
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn nobody_changes_deactivated_users() {
-        for role in [Role::Owner, Role::Member, Role::Guest] {
-            for action in ACTIONS {
-                assert_eq!(
-                    rule(
-                        &viewer(role, LEVEL),
-                        PersonClass::Deactivated,
-                        ChannelClass::Public,
-                        action
-                    ),
-                    Err(Denied::Deactivated)
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn members_and_moderators_remove_only_themselves() {
-        for role in [Role::Moderator, Role::Member] {
-            let member = viewer(role, LEVEL);
-            let unsubscribe = |person, channel| rule(&member, person, channel, Action::Unsubscribe);
-            assert_eq!(unsubscribe(PersonClass::Me, ChannelClass::Public), Ok(()));
-            assert_eq!(
-                unsubscribe(PersonClass::Me, ChannelClass::PrivateMember),
-                Ok(())
-            );
-            assert_eq!(
-                unsubscribe(PersonClass::Other, ChannelClass::Public),
-                Err(Denied::OnlyAdminsRemoveOthers)
-            );
-            assert_eq!(
-                unsubscribe(PersonClass::Other, ChannelClass::PrivateMember),
-                Err(Denied::OnlyAdminsRemoveOthers)
-            );
-        }
-    }
-
-    #[test]
-    fn members_subscribe_others_to_streams_they_can_access() {
-        let member = viewer(Role::Member, LEVEL);
-        let subscribe = |person, channel| rule(&member, person, channel, Action::Subscribe);
-        assert_eq!(subscribe(PersonClass::Other, ChannelClass::Public), Ok(()));
-        assert_eq!(
-            subscribe(PersonClass::Other, ChannelClass::PrivateMember),
-            Ok(())
-        );
-        assert_eq!(
-            subscribe(PersonClass::Me, ChannelClass::PrivateOther),
-            Err(Denied::PrivateChannelNotAccessible)
-        );
-    }
-
-    #[test]
-    fn bot_owners_remove_their_bots_from_level_145() {
-        let before = viewer(Role::Member, 144);
-        let from = viewer(Role::Member, 145);
-        assert_eq!(
-            rule(
-                &before,
-                PersonClass::OwnBot,
-                ChannelClass::Public,
-                Action::Unsubscribe
-            ),
-            Err(Denied::BotOwnersNeedLevel145)
-        );
-        for channel in [ChannelClass::Public, ChannelClass::PrivateMember] {
-            assert_eq!(
-                rule(&from, PersonClass::OwnBot, channel, Action::Unsubscribe),
-                Ok(())
-            );
-        }
-        assert_eq!(
-            rule(
-                &from,
-                PersonClass::OwnBot,
-                ChannelClass::PrivateOther,
-                Action::Unsubscribe
-            ),
-            Err(Denied::PrivateChannelNotAccessible)
-        );
-    }
-
-    #[test]
-    fn guests_subscribe_nobody_but_may_leave() {
-        let guest = viewer(Role::Guest, LEVEL);
-        assert_eq!(
-            rule(
-                &guest,
-                PersonClass::Me,
-                ChannelClass::Public,
-                Action::Subscribe
-            ),
-            Err(Denied::GuestsCannotSubscribe)
-        );
-        assert_eq!(
-            rule(
-                &guest,
-                PersonClass::Me,
-                ChannelClass::PrivateMember,
-                Action::Unsubscribe
-            ),
-            Ok(())
-        );
-        assert_eq!(
-            rule(
-                &guest,
-                PersonClass::Other,
-                ChannelClass::Public,
-                Action::Unsubscribe
-            ),
-            Err(Denied::OnlyAdminsRemoveOthers)
-        );
-    }
-}
+mod tests;

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use super::matrix::Matrix;
-use super::permissions::{Action, Denied, rule};
+use super::permissions::{Action, Denied, PersonClass, rule};
 use crate::client::FEATURE_LEVEL_INTEGER_PRINCIPALS;
 
 /// One staged cell: make `user_id` subscribed (`subscribe`) or not to `stream_id`.
@@ -171,12 +171,27 @@ pub fn plan(matrix: &Matrix, changes: &[Change], limits: &Limits) -> Plan {
 
     let by_email = matrix.viewer().feature_level < FEATURE_LEVEL_INTEGER_PRINCIPALS;
     let mut requests = Vec::new();
-    for action in [Action::Unsubscribe, Action::Subscribe] {
+    // Removals of others allowed only as a channel's administrator go in requests of
+    // their own: Zulip's `bulk_can_remove_subscribers_from_streams` accepts a request
+    // when the account administers every channel named, else only when it is in each
+    // one's `can_remove_subscribers_group`.
+    let by_admin_only = |change: &Change| {
+        change.action() == Action::Unsubscribe && removes_only_as_channel_admin(matrix, change)
+    };
+    let kinds = [
+        (Action::Unsubscribe, false),
+        (Action::Unsubscribe, true),
+        (Action::Subscribe, false),
+    ];
+    for (action, admin_only) in kinds {
         let pairs: Vec<(i64, i64)> = cells
             .iter()
-            .filter(|change| change.action() == action)
+            .filter(|change| change.action() == action && by_admin_only(change) == admin_only)
             .map(|change| (change.stream_id, change.user_id))
             .collect();
+        if pairs.is_empty() {
+            continue;
+        }
         let mut groups = group(&pairs, limits);
         let mut padding = 0;
         if action == Action::Subscribe
@@ -210,6 +225,22 @@ pub fn plan(matrix: &Matrix, changes: &[Change], limits: &Limits) -> Plan {
         }
     }
     Plan { requests, skipped }
+}
+
+/// Whether the account may make this removal of someone else only because it
+/// administers the channel (not through `can_remove_subscribers_group`).
+fn removes_only_as_channel_admin(matrix: &Matrix, change: &Change) -> bool {
+    let viewer = matrix.viewer();
+    if viewer.role.is_org_admin() {
+        return false;
+    }
+    let other = matrix
+        .person(change.user_id)
+        .is_some_and(|(_, person)| matrix.person_class(person) == PersonClass::Other);
+    let grants = matrix
+        .channel(change.stream_id)
+        .map(|(_, channel)| channel.grants);
+    other && grants.is_some_and(|grants| grants.administer && !grants.remove_subscribers)
 }
 
 /// `(streams, people)` of one request.
@@ -251,6 +282,7 @@ fn padded_union(
                     matrix.viewer(),
                     matrix.person_class(person),
                     matrix.channel_class(channel),
+                    channel.grants,
                     Action::Subscribe,
                 )
                 .is_ok();

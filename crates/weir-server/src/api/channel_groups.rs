@@ -2,6 +2,9 @@
 //! (`can_send_message_group`), and the feature levels from which Zulip lets them decide
 //! who subscribes and unsubscribes other people.
 
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
 use rusqlite::Connection;
 use serde_json::{Value, json};
 
@@ -14,10 +17,11 @@ use crate::store::{self, StreamRow, UserRow, system};
 pub const CAN_REMOVE_SUBSCRIBERS_LEVEL: u32 = 142;
 /// Channel administrators (`can_administer_channel_group`) may remove others too.
 pub const CHANNEL_ADMINS_REMOVE_LEVEL: u32 = 349;
-/// `can_add_subscribers_group` lets its members add others, even to private channels
-/// they are not in.
-pub const CAN_ADD_SUBSCRIBERS_LEVEL: u32 = 342;
-/// `can_subscribe_group` lets its members join private channels by themselves.
+/// From this level `can_add_subscribers_group` opens private channels its members are
+/// not in, for themselves and others. (It exists from 342, but Weir's organization lets
+/// every member add others to the channels they reach, so before 349 it decides nothing.)
+pub const ADD_SUBSCRIBERS_OPENS_LEVEL: u32 = 349;
+/// `can_subscribe_group` opens private channels to its members likewise.
 pub const CAN_SUBSCRIBE_LEVEL: u32 = 357;
 
 /// Weir's defaults, Zulip's for a new channel: nobody adds by this setting (the realm's
@@ -44,6 +48,40 @@ pub fn wire_value(stream: &StreamRow, name: &str) -> Value {
                 json!({"direct_members": members, "direct_subgroups": subgroups})
             }
         },
+    }
+}
+
+/// From this level group-setting values leave deactivated users out.
+pub const HIDE_DEACTIVATED_LEVEL: u32 = 303;
+
+/// Leaves deactivated users out of the stream's anonymous group-setting values, as
+/// Zulip shows them: `GET /streams` and `register` read anonymous groups through
+/// `get_members_and_subgroups_of_groups` (zerver/lib/user_groups.py), which excludes
+/// `user_profile__is_active=False`, and `get_group_setting_value_for_api` filters
+/// `direct_members` on `is_active=True` likewise. Subgroups stay; so does a value that
+/// names no one left (`{"direct_members": [], ...}`). From Zulip 10.0 (feature level
+/// 303, the `GroupSettingValue` schema's note); before, they were listed. For listings
+/// only: the stored values keep everyone, so a reactivated user is back in them.
+pub fn hide_deactivated(stream: &mut StreamRow, deactivated: &BTreeSet<i64>, level: u32) {
+    if deactivated.is_empty() || level < HIDE_DEACTIVATED_LEVEL {
+        return;
+    }
+    let names = STREAM_GROUP_SETTINGS
+        .into_iter()
+        .chain(NEWER_GROUP_SETTINGS.into_iter().map(|(name, _)| name));
+    for name in names {
+        let mut value = wire_value(stream, name);
+        let Some(members) = value
+            .get_mut("direct_members")
+            .and_then(Value::as_array_mut)
+        else {
+            continue;
+        };
+        let before = members.len();
+        members.retain(|id| id.as_i64().is_none_or(|id| !deactivated.contains(&id)));
+        if members.len() != before {
+            stream.groups.set(name, Some(value.to_string()));
+        }
     }
 }
 
@@ -122,30 +160,35 @@ pub fn may_post(graph: &GroupGraph, user: &UserRow, stream: &StreamRow) -> bool 
             .is_some_and(|owner| graph.holds(&value, owner))
 }
 
-/// Refuses a sender that `can_send_message_group` leaves out, in Zulip's words. Loads
-/// the group graph only when the setting is not Zulip's default (everyone).
+/// Refuses a sender that `can_send_message_group` leaves out, in Zulip's words. Asks
+/// `graph` for the groups only when the setting is not Zulip's default (everyone).
 pub fn check_may_post(
-    conn: &Connection,
+    graph: impl FnOnce() -> Result<Arc<GroupGraph>, Error>,
     sender: &UserRow,
     stream: &StreamRow,
 ) -> Result<(), Error> {
     if setting_value(stream, "can_send_message_group") == SettingValue::Group(DEFAULT_SEND) {
         return Ok(());
     }
-    if may_post(&GroupGraph::from(store::memberships(conn)?), sender, stream) {
+    if may_post(&*graph()?, sender, stream) {
         return Ok(());
     }
     Err(ApiError::bad_request("You do not have permission to post in this channel.").into())
 }
 
-/// [`check_may_post`] for a stream known by id (webhooks hold only its post target).
+/// [`check_may_post`] for a stream known by id (webhooks hold only its post target),
+/// with the graph read from `conn`.
 pub fn check_may_post_by_id(
     conn: &Connection,
     sender: &UserRow,
     stream_id: i64,
 ) -> Result<(), Error> {
     match store::stream_by_id(conn, stream_id)? {
-        Some(stream) => check_may_post(conn, sender, &stream),
+        Some(stream) => check_may_post(
+            || Ok(Arc::new(GroupGraph::from(store::memberships(conn)?))),
+            sender,
+            &stream,
+        ),
         None => Ok(()),
     }
 }
@@ -167,32 +210,24 @@ pub fn may_remove_others(
             && graph.holds(&administrators(stream), caller.user_id))
 }
 
-/// Whether a caller may subscribe others to a stream they cannot otherwise access.
-pub fn may_add_others_anyway(
-    graph: &GroupGraph,
-    caller: &UserRow,
-    stream: &StreamRow,
-    level: u32,
-) -> bool {
+/// Whether the stream's groups open it to a caller who is neither subscribed nor may
+/// see it otherwise (Zulip's `is_user_in_groups_granting_content_access`): from level
+/// 349 `can_add_subscribers_group`, from 357 `can_subscribe_group`. Such a caller may
+/// then subscribe themself, and others by the organization's rule (members may).
+pub fn opens_to(graph: &GroupGraph, caller: &UserRow, stream: &StreamRow, level: u32) -> bool {
+    if caller.is_guest() {
+        return false;
+    }
     let add = value(
         stream.groups.can_add_subscribers_group.as_ref(),
         DEFAULT_ADD,
     );
-    level >= CAN_ADD_SUBSCRIBERS_LEVEL && graph.holds(&add, caller.user_id)
-}
-
-/// Whether a caller may subscribe themself to a stream they cannot otherwise access.
-pub fn may_join_anyway(
-    graph: &GroupGraph,
-    caller: &UserRow,
-    stream: &StreamRow,
-    level: u32,
-) -> bool {
     let subscribe = value(
         stream.groups.can_subscribe_group.as_ref(),
         DEFAULT_SUBSCRIBE,
     );
-    level >= CAN_SUBSCRIBE_LEVEL && graph.holds(&subscribe, caller.user_id)
+    (level >= ADD_SUBSCRIBERS_OPENS_LEVEL && graph.holds(&add, caller.user_id))
+        || (level >= CAN_SUBSCRIBE_LEVEL && graph.holds(&subscribe, caller.user_id))
 }
 
 #[cfg(test)]
@@ -254,11 +289,18 @@ mod tests {
         assert!(!may_remove_others(&graph, &five, &s, 141));
         assert!(may_remove_others(&graph, &six, &s, 349));
         assert!(!may_remove_others(&graph, &six, &s, 348));
-        assert!(may_add_others_anyway(&graph, &five, &s, 342));
-        assert!(!may_add_others_anyway(&graph, &five, &s, 341));
-        assert!(may_join_anyway(&graph, &five, &s, 357));
-        assert!(!may_join_anyway(&graph, &five, &s, 356));
-        assert!(!may_join_anyway(&graph, &six, &s, 362));
+        assert!(opens_to(&graph, &five, &s, 349));
+        assert!(!opens_to(&graph, &five, &s, 348));
+        let join_only = stream(
+            StreamGroupSettings {
+                can_subscribe_group: Some("20".into()),
+                ..StreamGroupSettings::default()
+            },
+            None,
+        );
+        assert!(opens_to(&graph, &five, &join_only, 357));
+        assert!(!opens_to(&graph, &five, &join_only, 356));
+        assert!(!opens_to(&graph, &six, &s, 362));
         assert_eq!(wire_settings(&s)[0], json!(20));
         let defaults = stream(StreamGroupSettings::default(), None);
         assert_eq!(

@@ -83,9 +83,13 @@ pub async fn update(
     let stream_id: i64 = stream_id.parse().map_err(|_| ApiError::not_found())?;
     let level = state.feature_level();
     let request = parse(&mut params, level)?;
+    // The groups' graph from the cache (read on a reader when it changed), not read
+    // again in the writer for every change.
     state
         .store()
-        .write(move |conn| apply(conn, &caller, stream_id, &request))
+        .write_with_groups(caller.user_id, false, move |conn, graph| {
+            apply(conn, graph, &caller, stream_id, &request)
+        })
         .await?;
     success(Value::Null, params.into_ignored())
 }
@@ -202,13 +206,13 @@ pub fn take_creation_settings(
 /// them before creating anything.
 pub fn creation_groups(
     conn: &Connection,
+    graph: &GroupGraph,
     settings: &[(&'static str, SettingValue)],
 ) -> Result<StreamGroupSettings, Error> {
-    let graph = GroupGraph::from(store::memberships(conn)?);
     let mut groups = StreamGroupSettings::default();
     for (name, _) in SETTING_LEVELS {
         if let Some((_, value)) = settings.iter().find(|(given, _)| *given == name) {
-            check_group_value(conn, &graph, name, value)?;
+            check_group_value(conn, graph, name, value)?;
             store_value(&mut groups, name, value);
         }
     }
@@ -292,13 +296,13 @@ fn stream_for_update(
 
 fn apply(
     conn: &Connection,
+    graph: &GroupGraph,
     caller: &UserRow,
     stream_id: i64,
     request: &Request,
 ) -> Result<(), Error> {
-    let graph = GroupGraph::from(store::memberships(conn)?);
-    let (mut stream, subscribed) = stream_for_update(conn, &graph, caller, stream_id)?;
-    change_privacy(&graph, caller, &mut stream, subscribed, request)?;
+    let (mut stream, subscribed) = stream_for_update(conn, graph, caller, stream_id)?;
+    change_privacy(graph, caller, &mut stream, subscribed, request)?;
     if let Some(raw) = &request.retention {
         if caller.role != Role::Owner {
             return Err(ApiError::bad_request("Must be an organization owner")
@@ -340,7 +344,7 @@ fn apply(
         }
         stream.folder_id = folder;
     }
-    let groups = change_groups(conn, &graph, caller, &stream, subscribed, &request.settings)?;
+    let groups = change_groups(conn, graph, caller, &stream, subscribed, &request.settings)?;
     store::update_stream_fields(conn, &stream)?;
     if groups != stream.groups {
         store::set_stream_groups(conn, stream_id, &groups)?;

@@ -9,9 +9,8 @@ use rusqlite::Connection;
 
 use super::group_access::setting;
 use crate::error::{ApiError, Error};
-use crate::rules::group_graph::GroupGraph;
 use crate::rules::groups::SettingValue;
-use crate::store::{self, UserRow, system};
+use crate::store::{self, Groups, UserRow, system};
 
 /// How a rendered (non-silent) group mention starts; the renderer escapes everything a
 /// person writes, so only a mention it made can contain this.
@@ -31,6 +30,7 @@ fn mentioned_groups(rendered: &str) -> BTreeSet<i64> {
 /// Refuses the message if `sender` may not mention a group it mentions aloud.
 pub fn check_group_mentions(
     conn: &Connection,
+    groups: &Groups,
     sender: &UserRow,
     rendered: &str,
 ) -> Result<(), Error> {
@@ -38,8 +38,9 @@ pub fn check_group_mentions(
     if mentioned.is_empty() {
         return Ok(());
     }
-    // In a read job, off the async threads (see `rules/group_graph.rs` for the cost).
-    let graph = GroupGraph::from(store::memberships(conn)?);
+    // In a read job, off the async threads: the cached graph, read only when the groups
+    // changed (see `rules/group_graph.rs` for the cost).
+    let graph = groups.on_reader(conn)?;
     for group_id in mentioned {
         let Some(group) = store::group_by_id(conn, group_id)? else {
             continue;

@@ -154,13 +154,16 @@ async fn off_async<T: Send + 'static>(
 /// The streams `caller` can access, with every stream's subscribers.
 async fn accessible_streams(state: &AppState, caller: &Caller) -> Result<Vec<Accessible>, Error> {
     let caller = caller.clone();
+    let level = state.feature_level();
     state
         .store()
         .read(move |conn| {
             let streams = store::all_streams(conn)?;
             let mut subscribers = store::all_subscribers(conn)?;
+            let deactivated = store::deactivated_user_ids(conn)?;
             let mut accessible = Vec::new();
-            for stream in streams {
+            for mut stream in streams {
+                super::channel_groups::hide_deactivated(&mut stream, &deactivated, level);
                 let members = subscribers.remove(&stream.stream_id).unwrap_or_default();
                 let subscribed = members.contains(&caller.user_id);
                 if can_access(&caller, &stream, subscribed) {

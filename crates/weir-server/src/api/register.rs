@@ -343,7 +343,9 @@ fn streams(
     let states = store::subscription_states(conn, viewer.user_id)?;
     let mut subscribers = store::all_subscribers(conn)?;
     let (mut subscribed, mut unsubscribed, mut never, mut all) = (vec![], vec![], vec![], vec![]);
-    for row in store::all_streams(conn)? {
+    let deactivated = store::deactivated_user_ids(conn)?;
+    for mut row in store::all_streams(conn)? {
+        super::channel_groups::hide_deactivated(&mut row, &deactivated, level);
         let members = subscribers.remove(&row.stream_id).unwrap_or_default();
         let state = states.get(&row.stream_id).copied();
         if !can_access(viewer, &row, state == Some(true)) {

@@ -17,7 +17,7 @@ use crate::error::{ApiError, Error};
 use crate::http::auth::Caller;
 use crate::http::params::Params;
 use crate::rules::access::{SendAccess, send_access};
-use crate::store::{self, StreamRow, UserRow};
+use crate::store::{self, Groups, StreamRow, UserRow};
 
 /// Largest `to` list accepted for a direct message.
 const MAX_RECIPIENTS: usize = 100;
@@ -69,18 +69,20 @@ pub async fn send_message(
         (false, None) => return Err(ApiError::bad_request("Missing topic").into()),
     };
     let sender = caller.0.clone();
+    // The groups' graph the permission checks use: the cached one when there is one.
+    let groups = state.store().groups_later(sender.user_id);
     // Rendered on the render pool, before the write.
     let (destination, outgoing) = state
         .store()
         .render(move |conn| {
-            let destination = resolve(conn, &sender, to)?;
+            let destination = resolve(conn, &groups, &sender, to)?;
             if let Destination::Stream(stream_id) = destination
                 && let Some(stream) = store::stream_by_id(conn, stream_id)?
             {
                 super::topics_policy::check_topic(stream.topics_policy.as_deref(), &topic, level)?;
             }
             let outgoing = Outgoing::from_sender(conn, &sender, &topic, &content)?;
-            check_group_mentions(conn, &sender, &outgoing.rendered)?;
+            check_group_mentions(conn, &groups, &sender, &outgoing.rendered)?;
             Ok::<_, Error>((destination, outgoing))
         })
         .await?;
@@ -157,18 +159,23 @@ fn check_recipient_types(items: &[Value]) -> Result<(), ApiError> {
     }
 }
 
-fn resolve(conn: &Connection, sender: &UserRow, to: To) -> Result<Destination, Error> {
+fn resolve(
+    conn: &Connection,
+    groups: &Groups,
+    sender: &UserRow,
+    to: To,
+) -> Result<Destination, Error> {
     match to {
         To::StreamName(name) => {
             let name = name.trim();
             let stream = store::stream_by_name(conn, name)?;
-            writable_stream(conn, sender, stream, || {
+            writable_stream(conn, groups, sender, stream, || {
                 ApiError::stream_does_not_exist(name)
             })
         }
         To::StreamId(id) => {
             let stream = store::stream_by_id(conn, id)?;
-            writable_stream(conn, sender, stream, || {
+            writable_stream(conn, groups, sender, stream, || {
                 ApiError::bad_request(format!("Channel with ID '{id}' does not exist"))
                     .code(zulip_api::ZulipErrorCode::StreamDoesNotExist)
                     .with("stream_id", id)
@@ -183,6 +190,7 @@ fn resolve(conn: &Connection, sender: &UserRow, to: To) -> Result<Destination, E
 /// streams); one they see but may not post to is refused as Zulip refuses it.
 fn writable_stream(
     conn: &Connection,
+    groups: &Groups,
     sender: &UserRow,
     stream: Option<StreamRow>,
     missing: impl Fn() -> ApiError,
@@ -195,7 +203,8 @@ fn writable_stream(
     };
     let access = send_access(sender, stream.invite_only, subscribed, owner_subscribed);
     if access != SendAccess::Hidden {
-        super::channel_groups::check_may_post(conn, sender, &stream)?;
+        let graph = || groups.on_reader(conn);
+        super::channel_groups::check_may_post(graph, sender, &stream)?;
     }
     match access {
         SendAccess::Allowed => Ok(Destination::Stream(stream.stream_id)),

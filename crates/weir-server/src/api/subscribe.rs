@@ -9,7 +9,7 @@ use rusqlite::Connection;
 use serde_json::Value;
 use zulip_api::AddSubscriptionsResponse;
 
-use super::channel_groups::{may_add_others_anyway, may_join_anyway};
+use super::channel_groups::opens_to;
 use super::principals::{
     Principal, is_heavy, parse_principals, resolve_principals, unique_stream_names,
 };
@@ -203,7 +203,11 @@ fn add(
     }
     let new_groups = match request.group_settings.as_slice() {
         [] => None,
-        settings => Some(super::channel_settings::creation_groups(conn, settings)?),
+        settings => Some(super::channel_settings::creation_groups(
+            conn,
+            &*groups.current(conn)?,
+            settings,
+        )?),
     };
 
     let mut streams: Vec<StreamRow> = Vec::with_capacity(names.len());
@@ -212,23 +216,12 @@ fn add(
     let mut created: HashSet<i64> = HashSet::new();
     // The group graph, loaded only if a stream's group settings must decide.
     let mut graph: Option<Arc<GroupGraph>> = None;
-    let others = targets
-        .iter()
-        .any(|target| target.user_id != caller.user_id);
     for name in &names {
         let stream = match store::stream_by_name(conn, name)? {
             Some(stream) => {
                 let subscribed = store::is_subscribed(conn, caller.user_id, stream.stream_id)?;
                 if !can_access(caller, &stream, subscribed)
-                    && !allowed_by_groups(
-                        conn,
-                        groups,
-                        &mut graph,
-                        caller,
-                        &stream,
-                        others,
-                        feature_level,
-                    )?
+                    && !allowed_by_groups(conn, groups, &mut graph, caller, &stream, feature_level)?
                 {
                     if !request.fatal {
                         unauthorized.push(stream.name);
@@ -335,16 +328,14 @@ fn add(
     Ok((answer, notices))
 }
 
-/// Whether the stream's group settings let the caller subscribe others
-/// (`can_add_subscribers_group`) or themself (`can_subscribe_group`) where they could
-/// not otherwise.
+/// Whether the stream's group settings open it to the caller ([`opens_to`]), who may
+/// then subscribe themself or, by Weir's organization's rule, others.
 fn allowed_by_groups(
     conn: &Connection,
     groups: &Groups,
     graph: &mut Option<Arc<GroupGraph>>,
     caller: &UserRow,
     stream: &StreamRow,
-    others: bool,
     level: u32,
 ) -> Result<bool, Error> {
     if stream.groups == store::StreamGroupSettings::default() {
@@ -356,11 +347,7 @@ fn allowed_by_groups(
     let Some(graph) = graph.as_ref() else {
         return Ok(false);
     };
-    Ok(if others {
-        may_add_others_anyway(graph, caller, stream, level)
-    } else {
-        may_join_anyway(graph, caller, stream, level)
-    })
+    Ok(opens_to(graph, caller, stream, level))
 }
 
 /// Zulip's text for people someone else subscribed.

@@ -172,6 +172,18 @@ impl Groups {
         self.graph.as_ref()
     }
 
+    /// For a read job on a reader's `conn`: the graph known when the request came in,
+    /// else the cached one, else one read from `conn` now and kept for the next.
+    pub fn on_reader(&self, conn: &Connection) -> Result<Arc<GroupGraph>> {
+        if let Some(graph) = &self.graph {
+            return Ok(Arc::clone(graph));
+        }
+        match Self::resolve(&self.cache, conn, self.user_id)?.graph {
+            Some(graph) => Ok(graph),
+            None => self.cache.build(conn),
+        }
+    }
+
     /// For a write job: the graph resolved before the job was queued, if no group or user
     /// changed since (the writer's transaction included).
     pub fn if_current(&self) -> Option<Arc<GroupGraph>> {

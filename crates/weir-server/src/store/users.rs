@@ -119,6 +119,13 @@ pub fn realm_users(conn: &Connection) -> Result<Vec<UserRow>> {
     query_users(conn, "is_system_bot = 0")
 }
 
+/// The ids of deactivated users (usually few), which group-setting values leave out.
+pub fn deactivated_user_ids(conn: &Connection) -> Result<std::collections::BTreeSet<i64>> {
+    let mut statement = conn.prepare_cached("SELECT user_id FROM users WHERE is_active = 0")?;
+    let ids = statement.query_map([], |row| row.get::<_, i64>(0))?;
+    Ok(ids.collect::<rusqlite::Result<_>>()?)
+}
+
 pub fn system_bots(conn: &Connection) -> Result<Vec<UserRow>> {
     query_users(conn, "is_system_bot = 1")
 }

@@ -6,4 +6,4 @@
  * the same name so that the UI's `switch` over it is checked for exhaustiveness.
  * Serialized in `snake_case`.
  */
-export type IpcErrorCode = "unauthorized" | "keyring_unavailable" | "keyring_error" | "network" | "rate_limited" | "invalid_zuliprc" | "zuliprc_unreadable" | "invalid_site" | "invalid_input" | "tls_config" | "not_found" | "stream_not_found" | "account_exists" | "key_missing" | "unsupported_by_server" | "zulip_error" | "bad_response" | "database" | "io" | "server_unavailable" | "busy" | "internal";
+export type IpcErrorCode = "unauthorized" | "keyring_unavailable" | "keyring_error" | "network" | "rate_limited" | "invalid_zuliprc" | "zuliprc_unreadable" | "invalid_site" | "invalid_input" | "invalid_seed" | "tls_config" | "not_found" | "stream_not_found" | "account_exists" | "key_missing" | "unsupported_by_server" | "zulip_error" | "bad_response" | "database" | "io" | "server_unavailable" | "busy" | "internal";

@@ -74,7 +74,9 @@ export class GridIndex {
     const stream = this.grid.streams[s];
     if (!person || !stream) return 'Unknown cell.';
     const action = this.subscribed(p, s) ? UNSUBSCRIBE : SUBSCRIBE;
-    return this.grid.permissions[person.kind][stream.kind][action];
+    // A channel whose settings name the account carries its own rules.
+    const rules = stream.rules?.[person.kind] ?? this.grid.permissions[person.kind][stream.kind];
+    return rules[action];
   }
 
   /** The badges beside a person's name: role (unless member), bot and owner, deactivated. */

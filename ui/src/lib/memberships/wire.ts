@@ -237,6 +237,7 @@ export function encodeGrid(plain: PlainGrid): ArrayBuffer {
         inviteOnly: stream.inviteOnly,
         kind: stream.kind,
         subscriberCount: subscribers[s]?.length ?? 0,
+        ...(stream.rules ? { rules: stream.rules } : {}),
       })),
       groups: plain.groups.map((group) => ({ ...group, directMembers: [], members: [] })),
     },

@@ -414,5 +414,6 @@ fn matrix_after(matrix: &crate::memberships::Matrix) -> crate::memberships::Matr
         me: 1,
         users,
         streams,
+        ..Default::default()
     })
 }

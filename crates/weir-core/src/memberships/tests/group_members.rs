@@ -39,6 +39,7 @@ fn org_at(role: Role, feature_level: u32) -> Matrix {
         me: 1,
         users,
         streams: vec![],
+        ..Default::default()
     })
     .with_groups(vec![
         UserGroup {

@@ -51,6 +51,7 @@ fn org(role: Role) -> Matrix {
             stream(103, "sales", false, &[]),
             stream(104, "secret", true, &[1, 2]),
         ],
+        ..Default::default()
     })
     .with_groups(vec![
         group(10, "team", &[2, 3], &[11]),

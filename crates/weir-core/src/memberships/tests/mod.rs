@@ -25,6 +25,7 @@ pub(super) fn stream(
         name: name.to_string(),
         invite_only,
         subscribers: subscribers.to_vec(),
+        settings: Default::default(),
     }
 }
 
@@ -59,6 +60,7 @@ pub(super) fn organization(
         me: 1,
         users,
         streams,
+        ..Default::default()
     })
 }
 

@@ -88,6 +88,7 @@ fn removals_go_before_subscriptions_and_never_share_a_request() {
             super::stream(101, "a", false, &[1, 2, 3]),
             super::stream(102, "b", false, &[]),
         ],
+        ..Default::default()
     });
     let plan = plan(
         &mixed,
@@ -148,7 +149,7 @@ fn no_ops_and_denied_changes_are_left_out_with_a_reason() {
     assert!(reasons.contains(&(subscribe(2, 101), SkipReason::NoOp)));
     assert!(reasons.contains(&(
         unsubscribe(2, 102),
-        SkipReason::Denied(Denied::OnlyAdminsRemoveOthers)
+        SkipReason::Denied(Denied::NotInRemoveGroup)
     )));
     assert!(reasons.contains(&(
         unsubscribe(9, 102),

@@ -21,6 +21,7 @@ fn tricky(viewer: Role) -> Matrix {
             stream(11, "the \"quoted\" one", false, &[3]),
             stream(12, "café ☕", false, &[]),
         ],
+        ..Default::default()
     })
 }
 
@@ -116,7 +117,7 @@ fn changes_the_account_may_not_make_are_not_staged() -> Result<(), CsvError> {
     assert_eq!(imported.changes, [unsubscribe(1, 10)]);
     assert_eq!(
         imported.denied,
-        [(unsubscribe(2, 10), Denied::OnlyAdminsRemoveOthers)]
+        [(unsubscribe(2, 10), Denied::NotInRemoveGroup)]
     );
     Ok(())
 }
