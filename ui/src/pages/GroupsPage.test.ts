@@ -27,7 +27,7 @@ async function open(handlers: Handlers = {}, data: PlainGrid = grid()) {
     plan_group_member_changes: ({ request }: { request: { changes: GroupMemberChange[] } }) => {
       const byGroup = new Set(request.changes.map((c) => c.groupId));
       return {
-        requests: [...byGroup].map((groupId) => ({ groupId, add: [], delete: [] })),
+        requests: [...byGroup].map((groupId) => ({ groupId, add: [], delete: [], subgroups: false })),
         cellCount: request.changes.length,
         skipped: [],
       };
