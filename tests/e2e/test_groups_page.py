@@ -12,7 +12,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from test_app import Ui, export_csv, import_csv
+from test_app import Ui, content, export_csv, import_csv
 
 # Two demo teams, neither a system group (the owner may change both).
 GROUPS = ("on-call", "backend")
@@ -200,7 +200,7 @@ class TestGroupsPage:
         ]
         assert via, "no member of engineering is shown through a subgroup"
         by_backend = [e for e in via if e.get_attribute("data-via") == str(backend)]
-        assert by_backend and by_backend[0].text.strip() == "via backend", [e.text for e in via]
+        assert by_backend and content(by_backend[0]) == "via backend", [content(e) for e in via]
         assert by_backend[0].get_attribute("aria-disabled") == "true"
         focus_and_press(ui, by_backend[0])
         ui.wait_text("gpending-count", "0")

@@ -140,8 +140,9 @@ class TestWorkbench:
             right = box.rect["x"] + box.rect["width"]
             edge = table.rect["x"] + table.rect["width"]
             assert right <= edge, f"{name} is clipped: {right} > {edge}"
-        header = content(ui.one("event-header-push"))
-        assert header == "X-Event-Key: repo:push", header
+        header = ui.one("event-header-push")
+        assert content(header) == "repo:push", content(header)
+        assert header.get_attribute("title") == "X-Event-Key: repo:push"
         ui.wait(lambda d: "exclude_events=" in ui.text_of("webhook-url"), "the filters in the URL")
 
     def test_raw_markdown_keeps_a_tables_alignment(self, ui: Ui):
