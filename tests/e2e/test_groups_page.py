@@ -1,8 +1,9 @@
 """The groups page on the embedded demo (issue 22): people × groups, staged cells with the
 planned request count, apply (one request per group), then undo restores the server's
 state exactly, checked on the page after a reload; a CSV export whose edit, imported,
-stages exactly that edit; a group created from selected people.
-Runs after `test_groups.py`, on the demo account."""
+stages exactly that edit; a group created from selected people; members through a
+subgroup shown "via <subgroup>", and a subgroup removed from the group's panel, applied
+and undone (issue 38). Runs after `test_groups.py`, on the demo account."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from test_app import Ui, export_csv, import_csv
+from test_app import Ui, content, export_csv, import_csv
 
 # Two demo teams, neither a system group (the owner may change both).
 GROUPS = ("on-call", "backend")
@@ -184,4 +185,68 @@ class TestGroupsPage:
         ui.one("create-group").click()
         ui.wait(lambda d: ui.all("group-created"), "the group to be created")
         assert len(direct_members(ui, NEW_GROUP)) == 2
+        ui.assert_no_error()
+
+    def test_members_through_a_subgroup_show_via_and_a_subgroup_edit_applies(self, ui: Ui):
+        engineering = column(ui, "engineering")
+        group_id = int(engineering.get_attribute("data-group-id") or 0)
+        backend = int(column(ui, "backend").get_attribute("data-group-id") or 0)
+        frontend = int(column(ui, "frontend").get_attribute("data-group-id") or 0)
+        # Backend's members are in engineering through backend: dimmed, not editable there.
+        via = [
+            e
+            for e in ui.driver.find_elements(By.CSS_SELECTOR, "[data-via]")
+            if (e.get_attribute("data-testid") or "").endswith(f"-{group_id}")
+        ]
+        assert via, "no member of engineering is shown through a subgroup"
+        by_backend = [e for e in via if e.get_attribute("data-via") == str(backend)]
+        assert by_backend and content(by_backend[0]) == "via backend", [content(e) for e in via]
+        assert by_backend[0].get_attribute("aria-disabled") == "true"
+        focus_and_press(ui, by_backend[0])
+        ui.wait_text("gpending-count", "0")
+        through_frontend = {
+            (e.get_attribute("data-testid") or "")
+            for e in via
+            if e.get_attribute("data-via") == str(frontend)
+        }
+        assert through_frontend, "nobody is in engineering through frontend"
+
+        # Frontend leaves engineering's subgroups: staged, its members no longer via.
+        if engineering.get_attribute("aria-expanded") != "true":
+            focus_and_press(ui, engineering, Keys.ENTER)
+        focus_and_press(ui, ui.one(f"subgroup-remove-{frontend}"), Keys.ENTER)
+        ui.wait_text("gpending-count", "1")
+        ui.wait_text("gplanned-requests", "1 request")
+        staged_via = {
+            e.get_attribute("data-testid")
+            for e in ui.driver.find_elements(By.CSS_SELECTOR, f'[data-via="{frontend}"]')
+        }
+        assert not (staged_via & through_frontend), staged_via & through_frontend
+        ui.screenshot("groups-subgroup-staged")
+        apply_and_wait(ui, "Applied 1 change in 1 request.")
+        panel = ui.one(f"group-members-of-{group_id}")
+        listed = {
+            int(li.get_attribute("data-subgroup-id") or 0)
+            for li in panel.find_elements(By.CSS_SELECTOR, "li[data-subgroup-id]")
+        }
+        assert listed == {backend}, listed
+
+        # Undo stages frontend back; applied, engineering has both subgroups again.
+        ui.one("gundo").click()
+        ui.wait_text("gpending-count", "1")
+        apply_and_wait(ui, "Applied 1 change in 1 request.")
+        ui.wait(
+            lambda d: {
+                int(li.get_attribute("data-subgroup-id") or 0)
+                for li in ui.one(f"group-members-of-{group_id}").find_elements(
+                    By.CSS_SELECTOR, "li[data-subgroup-id]"
+                )
+            }
+            == {backend, frontend},
+            "both subgroups back",
+        )
+        ui.wait(
+            lambda d: d.find_elements(By.CSS_SELECTOR, f'[data-via="{frontend}"]'),
+            "members via frontend again",
+        )
         ui.assert_no_error()

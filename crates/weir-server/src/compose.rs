@@ -107,6 +107,18 @@ impl Outgoing {
         })
     }
 
+    /// A webhook's message rendered against `directory` instead of the database: the
+    /// app's dry run, which resolves names from the account's own copy of the
+    /// organization. Never translating emoticons, as for every webhook message.
+    pub fn with_directory(draft: Draft, directory: &dyn Directory) -> Result<Self, ApiError> {
+        let rendered = bounded(render_for_sender(&draft.content, directory, false))?;
+        Ok(Self {
+            topic: draft.topic,
+            content: draft.content,
+            rendered,
+        })
+    }
+
     /// A webhook's message, rendered as its bot sees the organization (`@**name**` and
     /// `#**channel**` resolve as for the bot's own messages); never translating
     /// emoticons.

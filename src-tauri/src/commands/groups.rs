@@ -1,6 +1,7 @@
-//! The Groups page: people × groups. Plan staged member changes, apply them through
-//! weir-core's pipeline (one `POST /user_groups/{id}/members` per group, journalled so
-//! that undo survives a restart), list and undo applies, create a group. The groups
+//! The Groups page: people × groups. Plan staged member and subgroup changes, apply them
+//! through weir-core's pipeline (one `POST /user_groups/{id}/members` and one `POST
+//! /user_groups/{id}/subgroups` per group, journalled so that undo survives a restart),
+//! list and undo applies, create a group. The groups
 //! page's CSV is `group_csv`.
 
 use tauri::State;
@@ -22,7 +23,8 @@ fn group_changes(request: GroupChangesRequest) -> AppResult<Vec<GroupMemberChang
     bounded(request.changes)
 }
 
-/// The calls an apply of these groups-page changes would make (one per group).
+/// The calls an apply of these groups-page changes would make (per group, one for its
+/// people and one for its subgroups); a subgroup that would make a cycle is skipped.
 #[command]
 pub async fn plan_group_member_changes(
     session: State<'_, Session>,

@@ -11,6 +11,7 @@ use super::bots::BotIdRequest;
 use super::command;
 use crate::clipboard::copy_secret;
 use crate::error::{AppError, AppResult};
+use crate::memberships::MembershipsState;
 use crate::state::Session;
 use crate::workbench::quiet::ChannelSummary;
 use crate::workbench::{self, DryRunResult, IntegrationSummary, WebhookSendResult};
@@ -188,13 +189,24 @@ pub async fn render_markdown(
     Ok(html)
 }
 
-/// What a request would produce, without posting anything.
+/// What a request would produce, without posting anything; mentions and channel links
+/// resolved from the account's copy of the organization (loaded once, as the
+/// memberships grid's).
 #[command]
 pub async fn dry_run_webhook(
     session: State<'_, Session>,
+    memberships: State<'_, MembershipsState>,
     request: WebhookRequest,
 ) -> AppResult<DryRunResult> {
     let real_server = !session.account()?.is_demo;
     let bots = session.bots().await?;
-    workbench::dry_run_webhook(&bots, request, real_server).await
+    let organization = match memberships.matrix(&session).await {
+        Ok(matrix) => Some(matrix),
+        Err(error) => {
+            // The preview still shows the message; its names stay plain text.
+            tracing::debug!(%error, "no organization to resolve the dry run's names");
+            None
+        }
+    };
+    workbench::dry_run_webhook(&bots, request, real_server, organization).await
 }

@@ -3,14 +3,17 @@
 //! same code as the server's endpoint (`weir_server::webhook::dry_run`), each with the
 //! reason when nothing was posted ([`quiet`]).
 
+pub mod directory;
 pub mod quiet;
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use serde::Serialize;
 use ts_rs::TS;
 use weir_core::bots::{BotManager, ResultDestination, WebhookRequest, WebhookResult};
 use weir_core::client::ZulipClient;
+use weir_core::memberships::Matrix;
 use weir_core::webhook_url::{self, WebhookUrlSpec};
 
 use weir_integrations::{
@@ -20,6 +23,7 @@ use weir_integrations::{HeaderName, HeaderValue};
 use weir_server::webhook::dry_run::{DryRunMessage, DryRunRequest, dry_run, missing_channel};
 
 use crate::error::{AppError, AppResult};
+use directory::BotDirectory;
 use quiet::{Answered, ChannelSummary, NoMessage, channel_in, explain};
 
 #[derive(Debug, Clone, Serialize, TS)]
@@ -288,12 +292,15 @@ pub fn send_result(result: WebhookResult, no_message: Option<NoMessage>) -> Webh
 }
 
 /// What the request would produce, without posting: the server's own parsing,
-/// integration and renderer, in-process. For a real server, each message's Markdown is
-/// also rendered by that server (`POST /messages/render`) to compare.
+/// integration and renderer, in-process, with names resolved as the bot sees the
+/// organization in `organization` (the account's copy, see [`directory`]; `None`: names
+/// stay plain text). For a real server, each message's Markdown is also rendered by that
+/// server (`POST /messages/render`) to compare.
 pub async fn dry_run_webhook(
     bots: &BotManager<'_>,
     request: WebhookRequest,
     real_server: bool,
+    organization: Option<Arc<Matrix>>,
 ) -> AppResult<DryRunResult> {
     request.validate()?;
     let spec: WebhookUrlSpec = request.spec.normalized();
@@ -308,14 +315,19 @@ pub async fn dry_run_webhook(
     let integration = spec.integration.clone();
     let bot_name = bot.full_name.clone();
     let (preview_headers, request_body) = (headers.clone(), request.body.clone());
+    let (bot_id, site) = (bot.user_id, bots.client().site().to_owned());
     // Rendering is CPU work: off the async threads.
     let mut preview = tauri::async_runtime::spawn_blocking(move || {
+        let directory = organization.map(|matrix| BotDirectory::new(&matrix, bot_id, &site));
         dry_run(&DryRunRequest {
             integration: &integration,
             query: &query,
             headers: &headers,
             body: request.body.as_bytes(),
             bot_full_name: &bot_name,
+            directory: directory
+                .as_ref()
+                .map(|directory| directory as &dyn weir_server::render::Directory),
         })
     })
     .await

@@ -204,3 +204,52 @@ fn the_local_servers_catalog_lists_its_integrations_by_display_name() {
         "{catalog}"
     );
 }
+
+/// A Hello World title that closes the integration's bold link and puts `middle` in a
+/// paragraph of its own.
+fn hello_around(middle: &str) -> String {
+    let title = format!("x](https://x.test/b)**\n\n{middle}\n\n**[y");
+    json!({"featured_title": title, "featured_url": "https://x.test/a"}).to_string()
+}
+
+#[test]
+fn a_dry_run_resolves_mentions_and_channel_links_as_the_send_stores_them() {
+    let h = harness();
+    let (id, _) = create(&h, "Names", "names");
+    let middle = "@**Dana Cohen** @_**Dana Cohen** @*backend* #**general** #**general>party**";
+    let request = json!({"request": {"botUserId": id, "spec": spec(Some("general")),
+                         "headers": [], "body": hello_around(middle)}});
+    let dry = ok(&h, "dry_run_webhook", request.clone());
+    let html = dry["messages"][0]["contentHtml"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let line = html
+        .lines()
+        .find(|line| line.contains("Dana Cohen"))
+        .unwrap_or_else(|| panic!("{html}"));
+    assert!(
+        line.starts_with("<p><span class=\"user-mention\" data-user-id=\""),
+        "{line}"
+    );
+    assert!(line.contains(">@Dana Cohen</span>"), "{line}");
+    assert!(
+        line.contains("<span class=\"user-mention silent\""),
+        "{line}"
+    );
+    assert!(
+        line.contains("<span class=\"user-group-mention\""),
+        "{line}"
+    );
+    assert!(
+        line.contains("<a class=\"stream\" data-stream-id="),
+        "{line}"
+    );
+    assert!(line.contains("<a class=\"stream-topic\""), "{line}");
+    // Exactly what the local server stores for the same request.
+    let sent = ok(&h, "send_webhook", request);
+    assert_eq!(
+        dry["messages"][0]["contentHtml"],
+        sent["messages"][0]["contentHtml"]
+    );
+}

@@ -371,3 +371,82 @@ fn a_group_is_created_from_selected_people_and_bad_names_are_refused() {
     .unwrap_err();
     assert_eq!(error["code"], "invalid_input", "{error}");
 }
+
+#[test]
+fn subgroups_are_applied_with_members_undone_and_cycles_refused() {
+    let h = harness();
+    let grid = load_grid(&h);
+    let id = |name: &str| group(&grid, name)["groupId"].as_i64().unwrap();
+    let (engineering, backend, designers) = (id("engineering"), id("backend"), id("designers"));
+    let changes = json!([
+        {"userId": 0, "groupId": engineering, "member": true, "subgroupId": designers},
+        {"userId": 0, "groupId": engineering, "member": false, "subgroupId": backend},
+        // engineering already contains backend: this would make a cycle.
+        {"userId": 0, "groupId": backend, "member": true, "subgroupId": engineering},
+    ]);
+    let plan = invoke(
+        &h,
+        "plan_group_member_changes",
+        json!({"request": {"changes": changes}}),
+    )
+    .unwrap();
+    assert_eq!(plan["requests"].as_array().unwrap().len(), 1, "{plan}");
+    assert_eq!(plan["requests"][0]["subgroups"], true);
+    let skipped = &plan["skipped"][0];
+    assert_eq!(skipped["change"]["subgroupId"], engineering, "{plan}");
+    assert!(
+        skipped["reason"]
+            .as_str()
+            .unwrap()
+            .contains("cannot contain itself")
+    );
+    let report = invoke(
+        &h,
+        "apply_group_member_changes",
+        json!({"request": {"changes": changes}, "onProgress": "__CHANNEL__:13"}),
+    )
+    .unwrap();
+    assert_eq!(report["requestsSent"], 1, "{report}");
+    assert_eq!(report["cells"].as_array().unwrap().len(), 2, "{report}");
+    let after = load_grid(&h);
+    let subgroups = |grid: &Value| {
+        let mut ids: Vec<i64> = group(grid, "engineering")["directSubgroupIds"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_i64().unwrap())
+            .collect();
+        ids.sort_unstable();
+        ids
+    };
+    let mut expected = vec![designers, id("frontend")];
+    expected.sort_unstable();
+    assert_eq!(subgroups(&after), expected);
+    // Members through a subgroup follow: a designer is now in engineering.
+    let designer = indices(&group(&after, "designers")["directMembers"])[0];
+    assert!(indices(&group(&after, "engineering")["members"]).contains(&designer));
+
+    // Undo from the journal restores the subgroups.
+    let undo = invoke(
+        &h,
+        "undo_group_member_apply",
+        json!({"request": {"id": null}}),
+    )
+    .unwrap();
+    assert!(
+        undo.as_array()
+            .unwrap()
+            .iter()
+            .all(|c| c["subgroupId"].is_i64()),
+        "{undo}"
+    );
+    invoke(
+        &h,
+        "apply_group_member_changes",
+        json!({"request": {"changes": undo}, "onProgress": "__CHANNEL__:14"}),
+    )
+    .unwrap();
+    let mut before = vec![backend, id("frontend")];
+    before.sort_unstable();
+    assert_eq!(subgroups(&load_grid(&h)), before);
+}

@@ -27,7 +27,12 @@ async function open(handlers: Handlers = {}, data: PlainGrid = grid()) {
     plan_group_member_changes: ({ request }: { request: { changes: GroupMemberChange[] } }) => {
       const byGroup = new Set(request.changes.map((c) => c.groupId));
       return {
-        requests: [...byGroup].map((groupId) => ({ groupId, add: [], delete: [] })),
+        requests: [...byGroup].map((groupId) => ({
+          groupId,
+          add: [],
+          delete: [],
+          subgroups: false,
+        })),
         cellCount: request.changes.length,
         skipped: [],
       };
@@ -45,12 +50,21 @@ function calls(backend: { calls: [string, unknown][] }, name: string): unknown[]
 }
 
 describe('GroupsPage', () => {
-  it('shows direct membership per person and group (subgroup members are not direct)', async () => {
+  it('shows direct membership per person and group, and membership through a subgroup as via', async () => {
     await open();
     expect(gcell(2, 30)).toHaveAttribute('role', 'checkbox');
     expect(gcell(2, 30)).toHaveAttribute('aria-checked', 'true');
-    expect(gcell(4, 30)).toHaveAttribute('aria-checked', 'false');
     expect(gcell(4, 31)).toHaveAttribute('aria-checked', 'true');
+    // Claude is in research through theory only: shown, not editable there.
+    const via = gcell(4, 30);
+    expect(via).toHaveTextContent('via theory');
+    expect(via).toHaveAttribute('data-via', '31');
+    expect(via).toHaveAttribute('aria-disabled', 'true');
+    expect(via.getAttribute('aria-label')).toContain('member via theory');
+    await fireEvent.click(via);
+    expect(screen.getByTestId('gpending-count')).toHaveTextContent('0');
+    // Nobody else is in research through a subgroup.
+    expect(gcell(1, 30)).not.toHaveAttribute('data-via');
     // Deactivated people are not rows.
     expect(screen.queryByTestId('gcell-7-30')).toBeNull();
   });
@@ -116,16 +130,16 @@ describe('GroupsPage', () => {
       apply_group_member_changes: () => ({
         requestsTotal: 1,
         requestsSent: 1,
-        cells: [{ change: { userId: 4, groupId: 30, member: true }, error: 'Nope' }],
+        cells: [{ change: { userId: 1, groupId: 30, member: true }, error: 'Nope' }],
       }),
     });
-    await fireEvent.click(gcell(4, 30));
+    await fireEvent.click(gcell(1, 30));
     await fireEvent.click(screen.getByTestId('gapply-changes'));
     expect(await screen.findByTestId('gapply-status')).toHaveTextContent('1 not applied');
     await waitFor(() => {
-      expect(gcell(4, 30).getAttribute('aria-label')).toContain('failed: Nope');
+      expect(gcell(1, 30).getAttribute('aria-label')).toContain('failed: Nope');
     });
-    expect(gcell(4, 30)).toHaveAttribute('data-staged', 'true');
+    expect(gcell(1, 30)).toHaveAttribute('data-staged', 'true');
   });
 
   it('disables cells the account may not change, with the reason', async () => {
@@ -152,6 +166,70 @@ describe('GroupsPage', () => {
     expect(within(detail).getByText('Tim Berners-Lee')).toBeInTheDocument();
     expect(within(detail).getByText('theory')).toBeInTheDocument();
     expect(within(detail).queryByText('Claude Shannon')).toBeNull();
+  });
+
+  it("stages a group's subgroups in its panel, refuses a cycle, and applies them with the members", async () => {
+    const backend = await open({
+      apply_group_member_changes: () => ({
+        requestsTotal: 1,
+        requestsSent: 1,
+        cells: [{ change: { userId: 0, groupId: 30, member: false, subgroupId: 31 }, error: null }],
+      }),
+    });
+    await fireEvent.click(screen.getByRole('button', { name: /^theory 1 direct/ }));
+    const theory = screen.getByTestId('group-members-of-31');
+    // research contains theory: adding research to theory would make a cycle.
+    const option = within(theory).getByRole('option', { name: 'research (contains this group)' });
+    expect(option).toBeDisabled();
+    expect(screen.getByTestId('gpending-count')).toHaveTextContent('0');
+
+    await fireEvent.click(screen.getByRole('button', { name: /^research 2 direct \+ 1 sub/ }));
+    const research = screen.getByTestId('group-members-of-30');
+    await fireEvent.click(within(research).getByTestId('subgroup-remove-31'));
+    // Staged: theory is listed as to remove, and Claude is no longer in research at all.
+    expect(within(research).getByText('− to remove')).toBeInTheDocument();
+    expect(gcell(4, 30)).not.toHaveAttribute('data-via');
+    expect(gcell(4, 30)).toHaveAttribute('aria-checked', 'false');
+    expect(screen.getByTestId('gpending-count')).toHaveTextContent('1');
+    // Ctrl+Z-able like any step: Keep brings it back, then remove again.
+    await fireEvent.click(within(research).getByTestId('subgroup-keep-31'));
+    expect(gcell(4, 30)).toHaveAttribute('data-via', '31');
+    await fireEvent.click(within(research).getByTestId('subgroup-remove-31'));
+
+    await fireEvent.click(screen.getByTestId('gapply-changes'));
+    expect(await screen.findByTestId('gapply-status')).toHaveTextContent('Applied 1 change');
+    expect(calls(backend, 'apply_group_member_changes')[0]).toMatchObject({
+      request: { changes: [{ userId: 0, groupId: 30, member: false, subgroupId: 31 }] },
+    });
+  });
+
+  it('adds a subgroup from the panel, and a new subgroup makes its members via', async () => {
+    await open();
+    await fireEvent.click(screen.getByRole('button', { name: /^theory 1 direct/ }));
+    const theory = screen.getByTestId('group-members-of-31');
+    expect(within(theory).getByTestId('subgroup-add')).toBeDisabled();
+    // Nothing else to add in the test grid but research, which contains theory.
+    expect(
+      within(theory)
+        .getAllByRole('option')
+        .filter((o) => !(o as HTMLOptionElement).disabled)
+        .map((o) => o.textContent),
+    ).toEqual(['Choose a group…']);
+    // Once research no longer contains theory, research may become theory's subgroup.
+    await fireEvent.click(screen.getByRole('button', { name: /^research 2 direct/ }));
+    await fireEvent.click(screen.getByTestId('subgroup-remove-31'));
+    await fireEvent.click(screen.getByRole('button', { name: /^theory 1 direct/ }));
+    const user = userEvent.setup();
+    await user.selectOptions(screen.getByTestId('subgroup-add-select'), '30');
+    expect(screen.getByTestId('subgroup-add')).toBeEnabled();
+    await user.click(screen.getByTestId('subgroup-add'));
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(screen.getByTestId('gpending-count')).toHaveTextContent('2');
+    // Alan is a direct member of research, so now in theory via research.
+    expect(gcell(2, 31)).toHaveTextContent('via research');
+    expect(
+      within(screen.getByTestId('group-members-of-31')).getByText('+ to add'),
+    ).toBeInTheDocument();
   });
 
   it('creates a group from the selected people', async () => {

@@ -81,6 +81,31 @@ impl ZulipClient {
         Ok(())
     }
 
+    /// `POST /user_groups/{id}/subgroups`: adds and removes direct subgroups in one call
+    /// (feature level 127+; Zulip refuses a subgroup that would make a cycle).
+    pub async fn update_user_group_subgroups(
+        &self,
+        group_id: i64,
+        add: &[i64],
+        delete: &[i64],
+    ) -> Result<(), ClientError> {
+        let mut params = Params::new();
+        if !add.is_empty() {
+            params = params.json("add", add.to_vec());
+        }
+        if !delete.is_empty() {
+            params = params.json("delete", delete.to_vec());
+        }
+        let _: Value = self
+            .call(
+                Method::POST,
+                &format!("user_groups/{group_id}/subgroups"),
+                params,
+            )
+            .await?;
+        Ok(())
+    }
+
     /// `POST /user_groups/create`; the new group's id (feature level 317+ sends it;
     /// `None` from older servers, which then need a reload to learn it).
     pub async fn create_user_group(

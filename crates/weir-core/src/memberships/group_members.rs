@@ -1,6 +1,8 @@
 //! The groups page: people × groups. Staged membership changes become one
-//! `POST /user_groups/{id}/members` per group (its `add` and `delete` together), applied
-//! in order with progress; who may change which cell follows the group's settings.
+//! `POST /user_groups/{id}/members` per group (its `add` and `delete` together), and
+//! staged subgroup changes one `POST /user_groups/{id}/subgroups` per group, applied in
+//! order with progress; who may change which cell follows the group's settings, and a
+//! subgroup that would make a group contain itself is refused as Zulip refuses it.
 
 use std::collections::BTreeMap;
 use std::future::Future;
@@ -14,15 +16,44 @@ use super::matrix::Matrix;
 use crate::client::{ClientError, ZulipClient};
 
 /// One staged cell of the groups page: make `user_id` a direct member of `group_id`
-/// (`member`) or not.
+/// (`member`) or not; or, with `subgroup_id`, make that group a direct subgroup of it.
+/// A group's members are people and groups: one change type keeps them in one staging,
+/// plan, apply and journal (entries written before subgroups read as people's changes).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct GroupMemberChange {
+    /// The person; 0 for a subgroup change.
     #[ts(type = "number")]
     pub user_id: i64,
     #[ts(type = "number")]
     pub group_id: i64,
     pub member: bool,
+    /// Set: the change is to this direct subgroup, not to a person.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional, type = "number")]
+    pub subgroup_id: Option<i64>,
+}
+
+impl GroupMemberChange {
+    /// `user_id` in or out of `group_id`.
+    pub fn person(user_id: i64, group_id: i64, member: bool) -> Self {
+        Self {
+            user_id,
+            group_id,
+            member,
+            subgroup_id: None,
+        }
+    }
+
+    /// `subgroup_id` in or out of `group_id`'s direct subgroups.
+    pub fn subgroup(subgroup_id: i64, group_id: i64, member: bool) -> Self {
+        Self {
+            user_id: 0,
+            group_id,
+            member,
+            subgroup_id: Some(subgroup_id),
+        }
+    }
 }
 
 /// Why a groups-page cell may not be changed; the text is shown on the disabled cell.
@@ -41,9 +72,13 @@ pub enum GroupDenied {
     CannotRemove,
     #[error("This person or group is not in the organization's list.")]
     Unknown,
+    #[error("A group cannot contain itself: this group is already a subgroup of that one.")]
+    Cycle,
 }
 
-/// One call: a group's additions and removals.
+/// One call: a group's additions and removals of people (`POST
+/// /user_groups/{id}/members`), or, when `subgroups`, of direct subgroups (`POST
+/// /user_groups/{id}/subgroups`, which every server with subgroups takes).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct GroupRequest {
@@ -53,6 +88,9 @@ pub struct GroupRequest {
     pub add: Vec<i64>,
     #[ts(type = "number[]")]
     pub delete: Vec<i64>,
+    /// `add` and `delete` are group ids.
+    #[serde(default)]
+    pub subgroups: bool,
 }
 
 /// The calls to make, one per group, and the changes left out with the reason (`None`:
@@ -70,6 +108,49 @@ impl Matrix {
         let (person, _) = self.person(user_id)?;
         let group = self.groups().get(group_id)?;
         Some(group.direct_members.binary_search(&person).is_ok())
+    }
+
+    /// Whether `subgroup_id` is a direct subgroup of the group; `None` when either is
+    /// unknown.
+    pub fn is_direct_subgroup(&self, subgroup_id: i64, group_id: i64) -> Option<bool> {
+        self.groups().get(subgroup_id)?;
+        let group = self.groups().get(group_id)?;
+        Some(group.direct_subgroup_ids.contains(&subgroup_id))
+    }
+
+    /// Whether `inner` is `outer` or one of its subgroups, at any depth.
+    pub fn contains_group(&self, outer: i64, inner: i64) -> bool {
+        let mut seen = std::collections::BTreeSet::new();
+        let mut stack = vec![outer];
+        while let Some(id) = stack.pop() {
+            if id == inner {
+                return true;
+            }
+            if seen.insert(id)
+                && let Some(group) = self.groups().get(id)
+            {
+                stack.extend(&group.direct_subgroup_ids);
+            }
+        }
+        false
+    }
+
+    /// Whether the account may make `subgroup_id` a direct subgroup of `group_id`
+    /// (`member`) or not: the group's add or remove rule, as for people (Zulip checks
+    /// `can_add_members_group`/`can_remove_members_group` for both), and no addition that
+    /// would make the group contain itself (Zulip refuses those).
+    pub fn may_change_subgroup(
+        &self,
+        subgroup_id: i64,
+        group_id: i64,
+        member: bool,
+    ) -> Result<(), GroupDenied> {
+        self.groups().get(subgroup_id).ok_or(GroupDenied::Unknown)?;
+        self.group_rule(group_id, member)?;
+        if member && self.contains_group(subgroup_id, group_id) {
+            return Err(GroupDenied::Cycle);
+        }
+        Ok(())
     }
 
     /// Whether the account may make `user_id` a member of `group_id` (`member`) or not,
@@ -146,38 +227,54 @@ fn manages_all_groups(role: Role, feature_level: u32) -> bool {
     }
 }
 
-/// Plans staged groups-page changes: one request per group, groups in id order, a cell
-/// staged twice keeping its last change.
+/// Plans staged groups-page changes: one request per group for its people and one for
+/// its subgroups, groups in id order, a cell staged twice keeping its last change.
 pub fn plan_group_members(matrix: &Matrix, changes: &[GroupMemberChange]) -> GroupPlan {
-    let mut last: BTreeMap<(i64, i64), bool> = BTreeMap::new();
+    // (group, is a subgroup, member id) → wanted.
+    let mut last: BTreeMap<(i64, bool, i64), bool> = BTreeMap::new();
     for change in changes {
-        last.insert((change.group_id, change.user_id), change.member);
-    }
-    let mut per_group: BTreeMap<i64, GroupRequest> = BTreeMap::new();
-    let mut skipped = Vec::new();
-    for ((group_id, user_id), member) in last {
-        let change = GroupMemberChange {
-            user_id,
-            group_id,
-            member,
+        let key = match change.subgroup_id {
+            Some(subgroup) => (change.group_id, true, subgroup),
+            None => (change.group_id, false, change.user_id),
         };
-        if matrix.is_direct_member(user_id, group_id) == Some(member) {
+        last.insert(key, change.member);
+    }
+    let mut per_group: BTreeMap<(i64, bool), GroupRequest> = BTreeMap::new();
+    let mut skipped = Vec::new();
+    for ((group_id, subgroups, id), member) in last {
+        let (change, current, allowed) = if subgroups {
+            (
+                GroupMemberChange::subgroup(id, group_id, member),
+                matrix.is_direct_subgroup(id, group_id),
+                matrix.may_change_subgroup(id, group_id, member),
+            )
+        } else {
+            (
+                GroupMemberChange::person(id, group_id, member),
+                matrix.is_direct_member(id, group_id),
+                matrix.may_change_member(id, group_id, member),
+            )
+        };
+        if current == Some(member) {
             skipped.push((change, None));
             continue;
         }
-        if let Err(denied) = matrix.may_change_member(user_id, group_id, member) {
+        if let Err(denied) = allowed {
             skipped.push((change, Some(denied)));
             continue;
         }
-        let request = per_group.entry(group_id).or_insert_with(|| GroupRequest {
-            group_id,
-            add: Vec::new(),
-            delete: Vec::new(),
-        });
+        let request = per_group
+            .entry((group_id, subgroups))
+            .or_insert_with(|| GroupRequest {
+                group_id,
+                add: Vec::new(),
+                delete: Vec::new(),
+                subgroups,
+            });
         if member {
-            request.add.push(user_id);
+            request.add.push(id);
         } else {
-            request.delete.push(user_id);
+            request.delete.push(id);
         }
     }
     GroupPlan {
@@ -194,6 +291,13 @@ pub trait GroupMembersApi {
         add: &[i64],
         delete: &[i64],
     ) -> impl Future<Output = Result<(), ClientError>> + Send;
+
+    fn update_subgroups(
+        &self,
+        group_id: i64,
+        add: &[i64],
+        delete: &[i64],
+    ) -> impl Future<Output = Result<(), ClientError>> + Send;
 }
 
 impl GroupMembersApi for ZulipClient {
@@ -204,6 +308,16 @@ impl GroupMembersApi for ZulipClient {
         delete: &[i64],
     ) -> Result<(), ClientError> {
         self.update_user_group_members(group_id, add, delete).await
+    }
+
+    async fn update_subgroups(
+        &self,
+        group_id: i64,
+        add: &[i64],
+        delete: &[i64],
+    ) -> Result<(), ClientError> {
+        self.update_user_group_subgroups(group_id, add, delete)
+            .await
     }
 }
 
@@ -278,9 +392,13 @@ pub async fn apply_group_members<A: GroupMembersApi>(
         let error = if cancel.is_cancelled() {
             Some(NOT_SENT.to_owned())
         } else {
-            let outcome = api
-                .update_members(request.group_id, &request.add, &request.delete)
-                .await;
+            let outcome = if request.subgroups {
+                api.update_subgroups(request.group_id, &request.add, &request.delete)
+                    .await
+            } else {
+                api.update_members(request.group_id, &request.add, &request.delete)
+                    .await
+            };
             report.requests_sent += 1;
             on_progress(done + 1, total);
             outcome.err().map(|error| error.to_string())
@@ -290,13 +408,14 @@ pub async fn apply_group_members<A: GroupMembersApi>(
             .iter()
             .map(|id| (*id, true))
             .chain(request.delete.iter().map(|id| (*id, false)));
-        for (user_id, member) in cells {
+        for (id, member) in cells {
+            let change = if request.subgroups {
+                GroupMemberChange::subgroup(id, request.group_id, member)
+            } else {
+                GroupMemberChange::person(id, request.group_id, member)
+            };
             report.cells.push(GroupCellResult {
-                change: GroupMemberChange {
-                    user_id,
-                    group_id: request.group_id,
-                    member,
-                },
+                change,
                 error: error.clone(),
             });
         }

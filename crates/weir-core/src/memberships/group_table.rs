@@ -67,11 +67,7 @@ impl Axis for GroupColumns<'_> {
         group_id: i64,
         member: bool,
     ) -> Result<GroupMemberChange, (GroupMemberChange, GroupDenied)> {
-        let change = GroupMemberChange {
-            user_id,
-            group_id,
-            member,
-        };
+        let change = GroupMemberChange::person(user_id, group_id, member);
         match self.0.may_change_member(user_id, group_id, member) {
             Ok(()) => Ok(change),
             Err(denied) => Err((change, denied)),
@@ -97,6 +93,8 @@ pub fn export_group_csv(
     let staged: HashMap<(i64, i64), bool> = scope
         .staged
         .iter()
+        // People's cells; a staged subgroup is not a column of the file.
+        .filter(|change| change.subgroup_id.is_none())
         .map(|change| ((change.user_id, change.group_id), change.member))
         .collect();
     write_table(

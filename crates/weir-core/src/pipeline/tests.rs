@@ -49,21 +49,9 @@ fn a_panic_during_an_apply_frees_the_slot() {
 fn a_group_apply_is_undone_after_the_journal_is_reopened() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("journal.sqlite3");
-    let add = GroupMemberChange {
-        user_id: 4,
-        group_id: 10,
-        member: true,
-    };
-    let remove = GroupMemberChange {
-        user_id: 2,
-        group_id: 10,
-        member: false,
-    };
-    let failed = GroupMemberChange {
-        user_id: 5,
-        group_id: 11,
-        member: true,
-    };
+    let add = GroupMemberChange::person(4, 10, true);
+    let remove = GroupMemberChange::person(2, 10, false);
+    let failed = GroupMemberChange::person(5, 11, true);
     let report = GroupApplyReport {
         requests_total: 2,
         requests_sent: 2,

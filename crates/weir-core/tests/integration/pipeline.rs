@@ -103,11 +103,7 @@ async fn a_group_apply_is_undone_from_the_journal_after_a_restart() {
         .find(|p| p.is_active && matrix.is_direct_member(p.user_id, group) == Some(false))
         .unwrap()
         .user_id;
-    let change = GroupMemberChange {
-        user_id: person,
-        group_id: group,
-        member: true,
-    };
+    let change = GroupMemberChange::person(person, group, true);
     let mut progress = Vec::new();
     {
         let pipeline = Pipeline::new(Journal::open(&path).unwrap());

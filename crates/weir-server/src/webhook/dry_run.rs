@@ -1,9 +1,10 @@
 //! Previewing a webhook request without posting it and without a database: the same
 //! parameter parsing, integration and renderer as `POST /api/v1/external/<name>`
 //! (`webhook::plan`), so that a preview and a real send never disagree.
-//! What only the database knows (who the owner is, whom `@**name**` and `#**channel**`
-//! name as the bot sees them) is left to the real send; whether the stream exists is the
-//! caller's to check, [`missing_channel`] previewing the notice a missing one causes.
+//! What only the database knows is the caller's to give: whom `@**name**`, `@*group*`
+//! and `#**channel**` name as the bot sees the organization (a [`Directory`]; without
+//! one they render as plain text), and whether the stream exists ([`missing_channel`]
+//! previews the notice a missing one causes).
 
 use axum::http::{HeaderMap, StatusCode};
 use serde_json::Value;
@@ -11,13 +12,14 @@ use serde_json::Value;
 use crate::compose::Outgoing;
 use crate::error::ApiError;
 use crate::http::params::Params;
+use crate::render::Directory;
 use crate::webhook::notices::missing_channel_notice;
 use crate::webhook::plan::{
     ACCEPTED_JSON, Plan, find_integration, is_form, missing_header_error, plan, unsupported_body,
 };
 
 /// A request to preview.
-#[derive(Debug, Clone, Copy)]
+#[derive(Clone, Copy)]
 pub struct DryRunRequest<'a> {
     /// The last segment of `/api/v1/external/<integration>`.
     pub integration: &'a str,
@@ -27,6 +29,20 @@ pub struct DryRunRequest<'a> {
     pub body: &'a [u8],
     /// Named in the owner's notice about a missing event header.
     pub bot_full_name: &'a str,
+    /// The organization as the bot sees it, to resolve mentions and channel links;
+    /// `None`: nobody and nothing is named.
+    pub directory: Option<&'a dyn Directory>,
+}
+
+impl std::fmt::Debug for DryRunRequest<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DryRunRequest")
+            .field("integration", &self.integration)
+            .field("query", &self.query)
+            .field("bot_full_name", &self.bot_full_name)
+            .field("directory", &self.directory.is_some())
+            .finish_non_exhaustive()
+    }
 }
 
 /// One message the request would produce.
@@ -75,7 +91,10 @@ pub fn dry_run(request: &DryRunRequest<'_>) -> DryRun {
         }) => {
             let rendered: Result<Vec<_>, _> = messages
                 .into_iter()
-                .map(Outgoing::without_directory)
+                .map(|draft| match request.directory {
+                    Some(directory) => Outgoing::with_directory(draft, directory),
+                    None => Outgoing::without_directory(draft),
+                })
                 .collect();
             match rendered {
                 Ok(rendered) => DryRun {
@@ -164,6 +183,7 @@ mod tests {
             headers: &map,
             body: body.as_bytes(),
             bot_full_name: "Relay",
+            directory: None,
         })
     }
 
@@ -187,6 +207,46 @@ mod tests {
                 .rendered
                 .contains("<strong><a href=\"https://x.test/tea\">Tea</a></strong>")
         );
+    }
+
+    /// Dana (7) and the channel `general` (3).
+    struct Dana;
+
+    impl Directory for Dana {
+        fn user(&self, name: &str, _: Option<i64>) -> Option<(i64, String)> {
+            (name == "Dana Cohen").then(|| (7, name.to_owned()))
+        }
+
+        fn stream(&self, name: &str) -> Option<(i64, String)> {
+            (name == "general").then(|| (3, name.to_owned()))
+        }
+    }
+
+    #[test]
+    fn names_resolve_through_the_callers_directory() {
+        let title = "x](https://x.test/b)**\n\n@**Dana Cohen** #**general**\n\n**[y";
+        let body = serde_json::json!({"featured_title": title, "featured_url": "https://x.test/a"})
+            .to_string();
+        let mut request = DryRunRequest {
+            integration: "helloworld",
+            query: "stream=dev",
+            headers: &HeaderMap::new(),
+            body: body.as_bytes(),
+            bot_full_name: "Relay",
+            directory: Some(&Dana),
+        };
+        let rendered = dry_run(&request).messages[0].rendered.clone();
+        assert!(
+            rendered.contains(
+                "<p><span class=\"user-mention\" data-user-id=\"7\">@Dana Cohen</span> \
+                 <a class=\"stream\" data-stream-id=\"3\" href=\"/#narrow/channel/3-general\">\
+                 #general</a></p>"
+            ),
+            "{rendered}"
+        );
+        request.directory = None;
+        let plain = dry_run(&request).messages[0].rendered.clone();
+        assert!(plain.contains("<strong>Dana Cohen</strong>"), "{plain}");
     }
 
     #[test]

@@ -146,7 +146,9 @@ export interface Commands {
    */
   send_webhook: { args: { request: WebhookSendRequest }; result: WebhookSendResult };
   /**
-   * What a request would produce, without posting anything.
+   * What a request would produce, without posting anything; mentions and channel links
+   * resolved from the account's copy of the organization (loaded once, as the
+   * memberships grid's).
    */
   dry_run_webhook: { args: { request: WebhookSendRequest }; result: DryRunResult };
   /**
@@ -227,7 +229,8 @@ export interface Commands {
    */
   copy_memberships: { args: { request: CopyRequest }; result: Array<MembershipChange> };
   /**
-   * The calls an apply of these groups-page changes would make (one per group).
+   * The calls an apply of these groups-page changes would make (per group, one for its
+   * people and one for its subgroups); a subgroup that would make a cycle is skipped.
    */
   plan_group_member_changes: { args: { request: GroupChangesRequest }; result: GroupPlanPreview };
   /**

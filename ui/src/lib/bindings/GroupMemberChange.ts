@@ -2,6 +2,16 @@
 
 /**
  * One staged cell of the groups page: make `user_id` a direct member of `group_id`
- * (`member`) or not.
+ * (`member`) or not; or, with `subgroup_id`, make that group a direct subgroup of it.
+ * A group's members are people and groups: one change type keeps them in one staging,
+ * plan, apply and journal (entries written before subgroups read as people's changes).
  */
-export type GroupMemberChange = { userId: number, groupId: number, member: boolean, };
+export type GroupMemberChange = { 
+/**
+ * The person; 0 for a subgroup change.
+ */
+userId: number, groupId: number, member: boolean, 
+/**
+ * Set: the change is to this direct subgroup, not to a person.
+ */
+subgroupId?: number, };

@@ -26,6 +26,24 @@ export function cellKey(userId: number, groupId: number): string {
   return `${String(userId)}:${String(groupId)}`;
 }
 
+/** A staged subgroup's key: the group and its (wanted or unwanted) direct subgroup. */
+export function subgroupKey(groupId: number, subgroupId: number): string {
+  return `sub:${String(groupId)}:${String(subgroupId)}`;
+}
+
+/** The change a staged key stands for. */
+function changeOf(key: string, member: boolean): GroupMemberChange | null {
+  const parts = key.split(':');
+  if (parts[0] === 'sub') {
+    const [groupId, subgroupId] = parts.slice(1).map(Number);
+    if (groupId === undefined || subgroupId === undefined) return null;
+    return { userId: 0, groupId, member, subgroupId };
+  }
+  const [userId, groupId] = parts.map(Number);
+  if (userId === undefined || groupId === undefined) return null;
+  return { userId, groupId, member };
+}
+
 /**
  * The groups grid's read side, built once per loaded memberships grid: who is a direct
  * member of which group, by user id.
@@ -46,6 +64,11 @@ export class GroupsIndex {
       }
       this.#direct.set(group.groupId, users);
     }
+  }
+
+  /** Whether the server has `subgroupId` as a direct subgroup of `groupId`. */
+  subgroup(groupId: number, subgroupId: number): boolean {
+    return this.grid.groupById.get(groupId)?.directSubgroupIds.includes(subgroupId) ?? false;
   }
 
   /** Whether the server has `userId` as a direct member of `groupId`. */
@@ -107,9 +130,14 @@ class GroupsState {
     restage: (report) => {
       for (const cell of report.cells) {
         if (cell.error === null) continue;
-        const { userId, groupId, member } = cell.change;
-        this.set(userId, groupId, member);
-        this.failed.set(cellKey(userId, groupId), cell.error);
+        const { userId, groupId, member, subgroupId } = cell.change;
+        if (subgroupId === undefined) {
+          this.set(userId, groupId, member);
+          this.failed.set(cellKey(userId, groupId), cell.error);
+        } else {
+          this.setSubgroup(groupId, subgroupId, member);
+          this.failed.set(subgroupKey(groupId, subgroupId), cell.error);
+        }
       }
     },
     reverse: () => ipc.undoGroupMemberApply(null),
@@ -120,6 +148,24 @@ class GroupsState {
   readonly staged: CellMap<boolean, string> = this.pending.values;
   /** Cells whose last apply failed, with the server's message. */
   readonly failed: CellMap<string, string> = this.pending.failed;
+  /** Staged subgroup changes by group (subgroup → wanted), so that the subgroup views
+   *  the grid asks per cell read a few entries, not every staged cell. */
+  readonly #subgroupEdits = $derived.by(() => {
+    // eslint-disable-next-line svelte/prefer-svelte-reactivity -- rebuilt by the derivation
+    const edits = new Map<number, Map<number, boolean>>();
+    for (const [key, member] of this.staged) {
+      const change = key.startsWith('sub:') ? changeOf(key, member) : null;
+      if (change?.subgroupId === undefined) continue;
+      let group = edits.get(change.groupId);
+      if (!group) {
+        // eslint-disable-next-line svelte/prefer-svelte-reactivity -- rebuilt by the derivation
+        group = new Map();
+        edits.set(change.groupId, group);
+      }
+      group.set(change.subgroupId, member);
+    }
+    return edits;
+  });
   /** People (user ids) picked for a new group. */
   readonly selected = new SvelteSet<number>();
   text = $state('');
@@ -204,8 +250,110 @@ class GroupsState {
     return differs;
   }
 
+  /** Flips a person's direct membership; one who is in only through a subgroup is
+   *  changed in that subgroup, not here (as in Zulip). */
   toggle(userId: number, groupId: number): void {
-    this.set(userId, groupId, !this.state(userId, groupId));
+    const member = this.state(userId, groupId);
+    if (!member && this.via(userId, groupId) !== null) return;
+    this.set(userId, groupId, !member);
+  }
+
+  /** The group's direct subgroups after apply, in the server's order then staged ones. */
+  subgroups(groupId: number): number[] {
+    const group = this.index?.grid.groupById.get(groupId);
+    if (!group) return [];
+    const edits = this.#subgroupEdits.get(groupId);
+    if (!edits) return group.directSubgroupIds;
+    const list = group.directSubgroupIds.filter((id) => edits.get(id) !== false);
+    for (const [id, member] of edits) {
+      if (member && !list.includes(id)) list.push(id);
+    }
+    return list;
+  }
+
+  /** Whether `subgroupId` will be a direct subgroup of `groupId` after apply. */
+  hasSubgroup(groupId: number, subgroupId: number): boolean {
+    return (
+      this.staged.get(subgroupKey(groupId, subgroupId)) ??
+      this.index?.subgroup(groupId, subgroupId) ??
+      false
+    );
+  }
+
+  isSubgroupStaged(groupId: number, subgroupId: number): boolean {
+    return this.staged.has(subgroupKey(groupId, subgroupId));
+  }
+
+  /** Whether `inner` is `outer` or inside it at any depth, after apply. */
+  contains(outer: number, inner: number): boolean {
+    // eslint-disable-next-line svelte/prefer-svelte-reactivity -- local to the call
+    const seen = new Set<number>();
+    const stack = [outer];
+    for (let id = stack.pop(); id !== undefined; id = stack.pop()) {
+      if (id === inner) return true;
+      if (seen.has(id)) continue;
+      seen.add(id);
+      stack.push(...this.subgroups(id));
+    }
+    return false;
+  }
+
+  /**
+   * The group through which `userId` is in `groupId` without being a direct member
+   * (after apply): the nearest subgroup they are a direct member of, where they are
+   * edited. `null`: a direct member, or not in it at all.
+   */
+  via(userId: number, groupId: number): number | null {
+    if (this.state(userId, groupId)) return null;
+    // eslint-disable-next-line svelte/prefer-svelte-reactivity -- local to the call
+    const seen = new Set<number>([groupId]);
+    let level = this.subgroups(groupId);
+    while (level.length > 0) {
+      const next: number[] = [];
+      for (const id of level) {
+        if (seen.has(id)) continue;
+        seen.add(id);
+        if (this.state(userId, id)) return id;
+        next.push(...this.subgroups(id));
+      }
+      level = next;
+    }
+    return null;
+  }
+
+  /** Why `subgroupId` may not be added to (`member`) or removed from `groupId`'s
+   *  subgroups now; `null`: it may. A group may not contain itself (Zulip refuses it). */
+  subgroupDenied(groupId: number, subgroupId: number, member: boolean): string | null {
+    const group = this.index?.grid.groupById.get(groupId);
+    const sub = this.index?.grid.groupById.get(subgroupId);
+    if (!group || !sub) return 'Unknown group';
+    const rule = member ? group.addDenied : group.removeDenied;
+    if (rule !== null) return rule;
+    if (member && this.contains(subgroupId, groupId)) {
+      return subgroupId === groupId
+        ? 'A group cannot be its own subgroup.'
+        : `${groupLabel(sub)} already contains ${groupLabel(group)}: adding it would make a cycle.`;
+    }
+    return null;
+  }
+
+  /** Stages `subgroupId` in or out of `groupId`'s direct subgroups, as one step; false
+   *  when refused (`subgroupDenied`) or already so on the server. */
+  setSubgroup(groupId: number, subgroupId: number, member: boolean): boolean {
+    let staged = false;
+    this.pending.step(() => {
+      staged = this.#setSubgroup(groupId, subgroupId, member);
+    });
+    return staged;
+  }
+
+  #setSubgroup(groupId: number, subgroupId: number, member: boolean): boolean {
+    const index = this.index;
+    if (!index) return false;
+    const differs = member !== index.subgroup(groupId, subgroupId);
+    if (differs && this.subgroupDenied(groupId, subgroupId, member) !== null) return false;
+    this.pending.put(subgroupKey(groupId, subgroupId), differs ? member : undefined);
+    return differs;
   }
 
   /** Stage changes by ids (undo, import); returns how many cells differ from the server. */
@@ -213,7 +361,11 @@ class GroupsState {
     let staged = 0;
     this.pending.step(() => {
       for (const change of changes) {
-        if (this.#set(change.userId, change.groupId, change.member)) staged++;
+        const differs =
+          change.subgroupId === undefined
+            ? this.#set(change.userId, change.groupId, change.member)
+            : this.#setSubgroup(change.groupId, change.subgroupId, change.member);
+        if (differs) staged++;
       }
     });
     return staged;
@@ -226,10 +378,8 @@ class GroupsState {
   changes(): GroupMemberChange[] {
     const changes: GroupMemberChange[] = [];
     for (const [key, member] of this.staged) {
-      const [userId, groupId] = key.split(':').map(Number);
-      if (userId !== undefined && groupId !== undefined) {
-        changes.push({ userId, groupId, member });
-      }
+      const change = changeOf(key, member);
+      if (change) changes.push(change);
     }
     return changes;
   }
@@ -248,8 +398,6 @@ class GroupsState {
     const byGroup = new Map<number, PendingSection>();
     for (const change of this.changes()) {
       const group = index.grid.groupById.get(change.groupId);
-      const p = index.grid.personAt.get(change.userId);
-      const person = p === undefined ? undefined : index.grid.person(p);
       let section = byGroup.get(change.groupId);
       if (!section) {
         section = {
@@ -259,6 +407,24 @@ class GroupsState {
         };
         byGroup.set(change.groupId, section);
       }
+      const { subgroupId } = change;
+      if (subgroupId !== undefined) {
+        const key = subgroupKey(change.groupId, subgroupId);
+        const sub = index.grid.groupById.get(subgroupId);
+        section.items.push({
+          key,
+          add: change.member,
+          verb: change.member ? 'Add subgroup' : 'Remove subgroup',
+          label: `${sub ? groupLabel(sub) : String(subgroupId)} (subgroup)`,
+          failure: this.failed.get(key) ?? null,
+          discard: () => {
+            this.setSubgroup(change.groupId, subgroupId, !change.member);
+          },
+        });
+        continue;
+      }
+      const p = index.grid.personAt.get(change.userId);
+      const person = p === undefined ? undefined : index.grid.person(p);
       const key = cellKey(change.userId, change.groupId);
       section.items.push({
         key,

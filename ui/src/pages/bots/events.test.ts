@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FixtureSummary } from '../../lib/bindings/FixtureSummary';
-import { fixtureLabel, headerValuesByEvent } from './events';
+import { fixtureLabel, headerValuesByEvent, wrapPoints } from './events';
 
 const fixtures: FixtureSummary[] = [
   { name: 'push', body: '{}', headers: [['X-Event-Key', 'repo:push']], event: 'push' },
@@ -31,5 +31,22 @@ describe('fixtureLabel', () => {
     expect(fixtureLabel(fixtures[0] as FixtureSummary)).toBe('push');
     expect(fixtureLabel(fixtures[2] as FixtureSummary)).toBe('push_tag (event push)');
     expect(fixtureLabel(fixtures[3] as FixtureSummary)).toBe('no_event');
+  });
+});
+
+describe('wrapPoints', () => {
+  it('cuts after separators, keeping every character', () => {
+    expect(wrapPoints('change_commit_status')).toEqual(['change_', 'commit_', 'status']);
+    expect(wrapPoints('X-Event-Key: repo:commit_status')).toEqual([
+      'X-',
+      'Event-',
+      'Key:',
+      ' repo:',
+      'commit_',
+      'status',
+    ]);
+    expect(wrapPoints('push')).toEqual(['push']);
+    expect(wrapPoints('a__b').join('')).toBe('a__b');
+    expect(wrapPoints('')).toEqual(['']);
   });
 });

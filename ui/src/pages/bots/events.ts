@@ -30,3 +30,13 @@ export function fixtureLabel(fixture: FixtureSummary): string {
     ? fixture.name
     : `${fixture.name} (event ${fixture.event})`;
 }
+
+/**
+ * `text` cut after each `_`, `:`, `.`, `/` and `-`: where an event name or header value
+ * may wrap (`<wbr>` between the pieces), so that a narrow column breaks
+ * `change_commit_status` between its words, never inside one.
+ */
+export function wrapPoints(text: string): string[] {
+  const pieces = text.match(/[^_:./-]*(?:[_:./-]+|$)/g)?.filter((piece) => piece !== '') ?? [];
+  return pieces.length > 0 ? pieces : [text];
+}

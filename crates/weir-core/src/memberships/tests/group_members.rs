@@ -6,8 +6,8 @@ use serde_json::json;
 use zulip_api::{DEFAULT_FEATURE_LEVEL, Role, User};
 
 use super::super::{
-    Cancel, GroupDenied, GroupMemberChange, GroupMembersApi, Matrix, NOT_SENT, Snapshot,
-    apply_group_members, plan_group_members,
+    Cancel, GroupDenied, GroupMemberChange, GroupMembersApi, GroupRequest, Matrix, NOT_SENT,
+    Snapshot, apply_group_members, plan_group_members,
 };
 use super::groups::group;
 use super::{build, user};
@@ -64,11 +64,7 @@ fn org_at(role: Role, feature_level: u32) -> Matrix {
 }
 
 pub(super) fn change(user_id: i64, group_id: i64, member: bool) -> GroupMemberChange {
-    GroupMemberChange {
-        user_id,
-        group_id,
-        member,
-    }
+    GroupMemberChange::person(user_id, group_id, member)
 }
 
 #[test]
@@ -168,6 +164,124 @@ fn one_request_per_group_with_its_additions_and_removals() {
     );
 }
 
+/// Groups 20 ⊃ 21 ⊃ 22 (subgroups), 23 apart, 24 a system group; the viewer (1) is the
+/// owner, people 2 and 3 members.
+fn nested() -> Matrix {
+    let users = (1..=3)
+        .map(|id| {
+            user(
+                id,
+                &format!("P{id}"),
+                if id == 1 { Role::Owner } else { Role::Member },
+            )
+        })
+        .collect();
+    build(Snapshot {
+        feature_level: DEFAULT_FEATURE_LEVEL,
+        me: 1,
+        users,
+        streams: vec![],
+    })
+    .with_groups(vec![
+        group(20, "outer", &[2], &[21]),
+        group(21, "inner", &[], &[22]),
+        group(22, "leaf", &[3], &[]),
+        group(23, "apart", &[], &[]),
+        UserGroup {
+            is_system_group: true,
+            ..group(24, "role:members", &[1, 2, 3], &[])
+        },
+    ])
+}
+
+#[test]
+fn subgroups_are_planned_apart_from_people_and_cycles_are_refused() {
+    let matrix = nested();
+    let sub = GroupMemberChange::subgroup;
+    let plan = plan_group_members(
+        &matrix,
+        &[
+            change(3, 20, true),
+            sub(23, 20, true),
+            sub(21, 20, false),
+            sub(22, 21, true), // already a subgroup
+            sub(20, 22, true), // 22 is inside 20: a cycle
+            sub(20, 20, true), // itself
+            sub(23, 24, true), // a system group's subgroups follow roles
+            sub(99, 23, true),
+        ],
+    );
+    assert_eq!(
+        plan.requests,
+        vec![
+            GroupRequest {
+                group_id: 20,
+                add: vec![3],
+                delete: vec![],
+                subgroups: false,
+            },
+            GroupRequest {
+                group_id: 20,
+                add: vec![23],
+                delete: vec![21],
+                subgroups: true,
+            },
+        ]
+    );
+    assert!(plan.skipped.contains(&(sub(22, 21, true), None)));
+    assert!(
+        plan.skipped
+            .contains(&(sub(20, 22, true), Some(GroupDenied::Cycle)))
+    );
+    assert!(
+        plan.skipped
+            .contains(&(sub(20, 20, true), Some(GroupDenied::Cycle)))
+    );
+    assert!(
+        plan.skipped
+            .contains(&(sub(23, 24, true), Some(GroupDenied::SystemGroup)))
+    );
+    assert!(
+        plan.skipped
+            .contains(&(sub(99, 23, true), Some(GroupDenied::Unknown)))
+    );
+    // Removing is never a cycle; adding the other way round is one only when nested.
+    assert_eq!(matrix.may_change_subgroup(22, 20, false), Ok(()));
+    assert_eq!(matrix.may_change_subgroup(23, 22, true), Ok(()));
+    assert_eq!(
+        matrix.may_change_subgroup(21, 22, true),
+        Err(GroupDenied::Cycle)
+    );
+}
+
+#[tokio::test]
+async fn subgroup_requests_go_to_the_subgroups_endpoint_and_undo_by_group() {
+    let matrix = nested();
+    let sub = GroupMemberChange::subgroup;
+    let plan = plan_group_members(&matrix, &[change(3, 20, true), sub(23, 20, true)]);
+    let api = FakeApi::default();
+    let report = apply_group_members(&api, &plan, &Cancel::new(), |_, _| {}).await;
+    assert_eq!(report.requests_sent, 2);
+    let calls = api.calls.lock().map(|c| c.clone()).unwrap_or_default();
+    assert_eq!(calls, vec![(20, vec![3], vec![])]);
+    let subgroup_calls = api
+        .subgroup_calls
+        .lock()
+        .map(|c| c.clone())
+        .unwrap_or_default();
+    assert_eq!(subgroup_calls, vec![(20, vec![23], vec![])]);
+    let mut reverse = report.reverse();
+    reverse.sort();
+    assert_eq!(reverse, vec![sub(23, 20, false), change(3, 20, false)]);
+    // The journal keeps subgroup changes apart from people's, and reads old entries.
+    let json = serde_json::to_string(&reverse).unwrap_or_default();
+    let read: Vec<GroupMemberChange> = serde_json::from_str(&json).unwrap_or_default();
+    assert_eq!(read, reverse);
+    let old: GroupMemberChange =
+        serde_json::from_str(r#"{"userId":3,"groupId":20,"member":true}"#).unwrap();
+    assert_eq!(old, change(3, 20, true));
+}
+
 /// One recorded call: group, add, delete.
 type Call = (i64, Vec<i64>, Vec<i64>);
 
@@ -175,6 +289,7 @@ type Call = (i64, Vec<i64>, Vec<i64>);
 #[derive(Default)]
 struct FakeApi {
     calls: Mutex<Vec<Call>>,
+    subgroup_calls: Mutex<Vec<Call>>,
 }
 
 impl GroupMembersApi for FakeApi {
@@ -197,6 +312,18 @@ impl GroupMembersApi for FakeApi {
         } else {
             Ok(())
         }
+    }
+
+    async fn update_subgroups(
+        &self,
+        group_id: i64,
+        add: &[i64],
+        delete: &[i64],
+    ) -> Result<(), ClientError> {
+        if let Ok(mut calls) = self.subgroup_calls.lock() {
+            calls.push((group_id, add.to_vec(), delete.to_vec()));
+        }
+        Ok(())
     }
 }
 
