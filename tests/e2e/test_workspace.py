@@ -278,7 +278,9 @@ class TestLayoutAt1024:
             ui.driver.set_window_size(size["width"], size["height"])
             ui.go("memberships")
 
-    @pytest.mark.parametrize(("width", "height"), ((1024, 700), (1024, 640), (1280, 800)))
+    @pytest.mark.parametrize(
+        ("width", "height"), ((1024, 700), (1024, 640), (1200, 780), (1280, 800))
+    )
     def test_the_title_line_cuts_nothing(self, ui: Ui, width: int, height: int):
         size = ui.driver.get_window_size()
         try:
