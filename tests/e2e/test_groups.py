@@ -30,17 +30,15 @@ def group_cells(ui: Ui, group_id: int) -> dict[int, str]:
 
 
 def subscriber_count(ui: Ui, stream_id: int) -> int:
-    """The server's count, from the group table's column header."""
-    header = ui.driver.find_element(
-        By.CSS_SELECTOR, f'.colhead[data-stream-id="{stream_id}"]'
-    )
-    return int(header.get_attribute("data-subscribers") or -1)
+    """The server's count, from the channel's sync button in the grid's group rows."""
+    button = ui.driver.find_element(By.CSS_SELECTOR, f'[data-testid="sync-channel-{stream_id}"]')
+    return int(button.get_attribute("data-subscribers") or -1)
 
 
 def press(ui: Ui, testid: str, key: str = Keys.SPACE) -> None:
-    """Focuses the element (scrolled into the group table's view) and presses `key`: the
-    group table is driven from the keyboard, as its cells are made to be (WebKitWebDriver
-    calls its small cells not interactable for a pointer click)."""
+    """Focuses the element (scrolled into the grid's view) and presses `key`: the grid's
+    group rows are driven from the keyboard, as their cells are made to be (WebKitWebDriver
+    calls the small cells not interactable for a pointer click)."""
     element = ui.one(testid)
     ui.driver.execute_script(
         "arguments[0].scrollIntoView({block: 'nearest', inline: 'center'});"

@@ -2,7 +2,10 @@
 the grid fills the window (at least 12 person rows in view at 1024 × 700, 16 at 1280 × 800,
 the page scrolled to the top), and the pending bar is in view while a change is staged; the
 column menu's reset; Apply asks first, naming the channels, before it empties one or removes
-more than 20 people from one.
+more than 20 people from one. At 1024 × 700 no page of the workspace (Memberships, Groups,
+Channels, Bots) scrolls sideways, and at 1024 × 700 and × 640 the memberships title line
+cuts none of its text. A group picked in the toolbar is a frozen row of the grid, shown
+at both sizes in both themes.
 Runs after the other demo steps; leaves the window at the size it found and nothing staged.
 """
 
@@ -14,6 +17,7 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from a11y import set_theme
+from test_accessibility import loaded
 from test_app import Ui, click_cell, content, grid_cells
 
 # (width, height, person rows that must be in view with the page at the top)
@@ -39,6 +43,47 @@ document.querySelector('[data-testid="main"]').scrollTop = 0;
 const grid = document.querySelector('[data-testid="membership-grid"]');
 grid.scrollTop = 0;
 grid.scrollLeft = 0;
+"""
+
+# How far the window and the main area scroll sideways (page-level: the grids' own scroll
+# areas may scroll).
+SIDEWAYS = """
+const main = document.querySelector('[data-testid=main]');
+const root = document.documentElement;
+return [root.scrollWidth - root.clientWidth, main.scrollWidth - main.clientWidth];
+"""
+
+# What sticks out of the main area on the right (the widest first), for the message.
+WIDEST = """
+const edge = document.querySelector('[data-testid=main]').getBoundingClientRect().right;
+return [...document.querySelectorAll('main *')]
+  .filter((e) => e.getBoundingClientRect().right > edge + 1 && !e.closest('[role=grid], .table-wrap'))
+  .slice(0, 5)
+  .map((e) => `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().right - edge)}px`);
+"""
+
+# Text the memberships title line cuts: a part squeezed below its text's width, one
+# sticking out of the line, or a part of the realm's details shown only in part (they
+# are shown whole or, with no room left, wrapped out of sight whole).
+TITLE_CUT = """
+const line = document.querySelector('[data-testid=realm-name]').closest('header');
+const box = line.getBoundingClientRect();
+const cut = [];
+const parts = line.querySelectorAll('h1, h1 > span, :scope > span, [data-testid^="role-count-"]');
+for (const el of parts) {
+  const r = el.getBoundingClientRect();
+  if (el.scrollWidth > el.clientWidth + 1 || r.right > box.right + 1 || r.left < box.left - 1
+      || r.right > innerWidth)
+    cut.push(el.textContent.trim());
+}
+const meta = line.querySelector('p');
+const m = meta.getBoundingClientRect();
+for (const part of meta.children) {
+  const r = part.getBoundingClientRect();
+  const shown = r.top < m.bottom - 1;
+  if (shown && (r.right > m.right + 1 || r.bottom > m.bottom + 1)) cut.push(part.textContent.trim());
+}
+return cut;
 """
 
 flow: dict[str, object] = {}
@@ -215,6 +260,44 @@ class TestWorkspace:
         assert ui.pending_count() == staged
         discard_all(ui)
 
+@pytest.mark.incremental
+class TestLayoutAt1024:
+    def test_no_page_scrolls_sideways_at_1024(self, ui: Ui):
+        size = ui.driver.get_window_size()
+        try:
+            resize(ui, 1024, 700)
+            for page in ("memberships", "groups", "channels", "bots"):
+                ui.go(page)
+                loaded(ui, page)
+                overflow = ui.driver.execute_script(SIDEWAYS)
+                assert max(overflow) <= 0, (
+                    f"{page} scrolls sideways at 1024 × 700 by {overflow}: "
+                    f"{ui.driver.execute_script(WIDEST)}"
+                )
+        finally:
+            ui.driver.set_window_size(size["width"], size["height"])
+            ui.go("memberships")
+
+    @pytest.mark.parametrize(
+        ("width", "height"), ((1024, 700), (1024, 640), (1200, 780), (1280, 800))
+    )
+    def test_the_title_line_cuts_nothing(self, ui: Ui, width: int, height: int):
+        size = ui.driver.get_window_size()
+        try:
+            resize(ui, width, height)
+            ui.go("memberships")
+            loaded(ui, "memberships")
+            cut = ui.driver.execute_script(TITLE_CUT)
+            assert not cut, f"the title line cuts {cut} at {width} × {height}"
+            kicker = ui.driver.execute_script(
+                "return document.querySelector('[data-testid=realm-name]')"
+                ".closest('header').querySelector(':scope > span').textContent"
+            )
+            assert kicker.strip().lower() == "memberships", kicker
+        finally:
+            ui.driver.set_window_size(size["width"], size["height"])
+
+
 def subscribers_of(header) -> int:
     """A channel's subscriber count on the server, from its column header's title
     ("#general: 30 subscribers", or "30 → 0 subscribers" with changes staged)."""
@@ -243,10 +326,52 @@ def choose(ui: Ui, stream: int, action: str) -> None:
     ui.wait(lambda d: not d.find_elements(By.CSS_SELECTOR, '[role="menu"]'), "the menu to close")
 
 
+def every_group(ui: Ui, shown: bool) -> None:
+    """Turns "Every group as a row" on or off; on, waits for the group rows."""
+    box = ui.driver.find_element(
+        By.XPATH, "//label[contains(normalize-space(), 'Every group as a row')]/input"
+    )
+    if box.is_selected() != shown:
+        box.click()
+    ui.wait(
+        lambda d: bool(d.find_elements(By.CSS_SELECTOR, '[data-testid^="group-row-"]')) == shown,
+        "the group rows",
+    )
+
+
+# The group rows' tops, and the bottom of the channels' header row, in the window.
+BAND = """
+const grid = document.querySelector('[data-testid="membership-grid"]');
+const head = grid.querySelector('[role="row"][aria-rowindex="1"]').getBoundingClientRect();
+return [head.bottom, ...[...grid.querySelectorAll('[data-testid^="group-row-"]')]
+  .map((row) => row.getBoundingClientRect().top)];
+"""
+
+
+def group_rows_stay_frozen(ui: Ui) -> None:
+    """The group rows are rows of the one grid, right under the channels' headers, and stay
+    there while the people scroll beneath them."""
+    assert len(ui.driver.find_elements(By.CSS_SELECTOR, '[role="grid"]')) == 1, (
+        "the group rows are a second grid"
+    )
+    ui.driver.execute_script(TO_THE_TOP)
+    ui.settle()
+    head, *before = ui.driver.execute_script(BAND)
+    assert before and before[0] > head, f"the group rows at {before}, the headers end at {head}"
+    ui.driver.execute_script(
+        "document.querySelector('[data-testid=\"membership-grid\"]').scrollTop = 300"
+    )
+    ui.settle()
+    _, *after = ui.driver.execute_script(BAND)
+    assert after == before, f"the group rows moved from {before} to {after} with the people"
+    ui.driver.execute_script(TO_THE_TOP)
+
+
 @pytest.mark.incremental
 class TestWorkspaceScreenshots:
-    """The memberships grid and the Groups page at both sizes, in both themes: kept in
-    docs/screenshots/ (`e2e.rs` copies them there with WEIR_UPDATE_SCREENSHOTS=1)."""
+    """The memberships grid (every group as a frozen row above the people) and the Groups
+    page at both sizes, in both themes: kept in docs/screenshots/ (`e2e.rs` copies them
+    there with WEIR_UPDATE_SCREENSHOTS=1)."""
 
     def test_screenshots_at_both_sizes_in_both_themes(self, ui: Ui):
         size = ui.driver.get_window_size()
@@ -257,6 +382,8 @@ class TestWorkspaceScreenshots:
                     ui.go(page)
                     if page == "memberships":
                         ui.wait(lambda d: grid_cells(ui), "the memberships grid")
+                        every_group(ui, True)
+                        group_rows_stay_frozen(ui)
                         rows_in_view(ui)
                     else:
                         ui.wait(
@@ -267,6 +394,8 @@ class TestWorkspaceScreenshots:
                         set_theme(ui.driver, theme)
                         ui.screenshot(f"workspace-{page}-{width}x{height}-{theme}")
                     set_theme(ui.driver, None)
+                    if page == "memberships":
+                        every_group(ui, False)
         finally:
             set_theme(ui.driver, None)
             ui.driver.set_window_size(size["width"], size["height"])

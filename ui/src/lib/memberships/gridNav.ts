@@ -70,3 +70,8 @@ export function gridMove(
 export function clamp(value: number, last: number): number {
   return Math.min(Math.max(value, -1), Math.max(last, -1));
 }
+
+/** The person (index `p`, shown at row `r`) or channel (`s`, at column `c`) whose menu is
+ *  open. */
+export type MenuTarget =
+  { kind: 'row'; p: number; r: number } | { kind: 'col'; s: number; c: number };

@@ -2,7 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { largeGrid } from '../../test/memberships';
 import { GridIndex } from './grid';
 import { COL, HEAD_H, HEAD_W, ROW } from './gridGeometry';
-import { fit, GridPainter, pointAt, span, type Palette, type PaintModel } from './gridPainter';
+import {
+  fit,
+  GridPainter,
+  pointAt,
+  span,
+  type Palette,
+  type PaintBand,
+  type PaintModel,
+} from './gridPainter';
+import { CHECKED, MIXED, STAGED } from './groupBand';
 
 /** A 2D context that records its calls, with the fill style at each `fill`. */
 function recorder(width = 900, height = 600) {
@@ -150,5 +159,75 @@ describe('the grid painter', () => {
     const before = calls.length;
     painter.paint(model, { ...view, top: ROW, left: COL });
     expect(cellsDrawn(before)).toHaveLength(14 * 19);
+  });
+});
+
+describe('the group rows', () => {
+  /** One group row whose cells are all, some or none by channel (0, 1, else). */
+  const band: PaintBand = {
+    groups: [{ label: 'research', members: 3 }],
+    cell: (_, s) => (s === 0 ? CHECKED : s === 1 ? MIXED | STAGED : 0),
+    note: null,
+  };
+
+  it('finds a group cell or a sync button in the band, and people below it', () => {
+    expect(pointAt(HEAD_W + 1, HEAD_H + ROW + 1, view, 100, 50, 2)).toEqual([1, 0]);
+    expect(pointAt(HEAD_W + 17, HEAD_H + 15, view, 100, 50, 2)).toEqual([0, 0]);
+    expect(pointAt(HEAD_W + 2, HEAD_H + 2, view, 100, 50, 2)).toBeNull();
+    // The band does not scroll: scrolled down, the people under it are not hit.
+    const scrolled = { ...view, top: 5 * ROW };
+    expect(pointAt(HEAD_W + 1, HEAD_H + ROW + 1, scrolled, 100, 50, 2)).toEqual([1, 0]);
+    expect(pointAt(HEAD_W + 1, HEAD_H + 2 * ROW + 1, scrolled, 100, 50, 2)).toEqual([2 + 5, 0]);
+    expect(pointAt(HEAD_W - 10, HEAD_H + 2 * ROW + 15, view, 100, 50, 2)).toEqual([2, -1]);
+  });
+
+  it('paints the band under the headers and the people below it, each cell by its state', async () => {
+    const { model, painter, calls, sprites, cellsDrawn } = setup();
+    painter.paint({ ...model, band }, view);
+    await Promise.resolve();
+    const spriteAt = (x: number, y: number) =>
+      sprites.get(
+        calls.find(
+          ([name, , cx, cy]) => name === 'drawImage' && cx === x && cy === y,
+        )?.[1] as object,
+      );
+    const bandY = HEAD_H + ROW + 4;
+    expect(spriteAt(HEAD_W + 5, bandY)).toBe('fill,accent');
+    // Mixed: a raised (staged: soft) box with its top left half filled.
+    expect(spriteAt(HEAD_W + COL + 5, bandY)).toBe('fill,warningSoft|fill,accent');
+    expect(spriteAt(HEAD_W + 2 * COL + 5, bandY)).toBe('fill,bgRaised');
+    // People start two rows lower; as many rows fit as the band leaves.
+    const rows = new Set(cellsDrawn().map(([, y]) => y));
+    expect(rows.has(HEAD_H + 2 * ROW + 4)).toBe(true);
+    expect(calls.some(([name, text]) => name === 'fillText' && text === 'research')).toBe(true);
+    expect(calls.some(([name, text]) => name === 'fillText' && text === 'some')).toBe(true);
+    expect(calls.some(([name, text]) => name === 'fillText' && text === '⇄')).toBe(true);
+  });
+
+  it('keeps the band still when the people scroll: only the rows uncovered are drawn', () => {
+    const { model, painter, calls, cellsDrawn, ctx } = setup();
+    const withBand = { ...model, band };
+    painter.paint(withBand, view);
+    const before = calls.length;
+    painter.paint(withBand, { ...view, top: ROW });
+    const moved = calls
+      .slice(before)
+      .filter(([name, image]) => name === 'drawImage' && image === ctx.canvas);
+    // Moved from below the band, to below the band.
+    expect(moved).toHaveLength(1);
+    expect(moved[0]?.[3]).toBe(HEAD_H + 2 * ROW + ROW);
+    expect(moved[0]?.[7]).toBe(HEAD_H + 2 * ROW);
+    expect(new Set(cellsDrawn(before).map(([, y]) => y)).has(HEAD_H + ROW + 4)).toBe(false);
+  });
+
+  it('redraws a group cell whose members changed', () => {
+    const { model, painter, calls, cellsDrawn } = setup();
+    let state = 0;
+    const changing = { ...band, cell: () => state };
+    painter.paint({ ...model, band: changing }, view);
+    const before = calls.length;
+    state = CHECKED;
+    painter.paint({ ...model, band: changing }, view);
+    expect(cellsDrawn(before)).toContainEqual([HEAD_W + 5, HEAD_H + ROW + 4]);
   });
 });

@@ -24,6 +24,7 @@ import {
   ROW_FILL_X,
 } from './gridGeometry';
 import type { GridPos } from './gridNav';
+import { bandRows, bodyTop, CHECKED, DENIED, FAILED, MIXED, STAGED } from './groupBand';
 
 /** The sprite a box is drawn from (room for the 2 px staged ring), and where it goes. */
 const SPRITE = BOX + 6;
@@ -94,24 +95,32 @@ export function pointAt(
   view: PaintView,
   rows: number,
   cols: number,
+  band = 0,
 ): GridPos | null {
   if (x < 0 || y < 0 || x >= view.width || y >= view.height) return null;
-  const r = Math.floor((y - HEAD_H + view.top) / ROW);
+  const head = bodyTop(band);
+  const r = Math.floor((y - head + view.top) / ROW);
   const c = Math.floor((x - HEAD_W + view.left) / COL);
-  const inRows = y >= HEAD_H && r >= 0 && r < rows;
+  const inRows = y >= head && r >= 0 && r < rows;
   const inCols = x >= HEAD_W && c >= 0 && c < cols;
-  if (inRows && inCols) return [r, c];
+  if (inRows && inCols) return [band + r, c];
   const within = (value: number, from: number) => value >= from && value < from + FILL;
-  if (inRows && x < HEAD_W && within(x, ROW_FILL_X) && within(y, fillY(r, view.top)))
-    return [r, -1];
   const headX = HEAD_W + c * COL - view.left + COL_FILL_LEFT;
+  // The band (not scrolled vertically): a group's cell, or a channel's sync button.
+  if (inCols && y >= HEAD_H && y < head) {
+    const k = Math.floor((y - HEAD_H) / ROW);
+    if (k > 0) return [k, c];
+    return within(x, headX) && within(y, HEAD_H + ROW_FILL_TOP) ? [0, c] : null;
+  }
+  if (
+    inRows &&
+    x < HEAD_W &&
+    within(x, ROW_FILL_X) &&
+    within(y, head + r * ROW - view.top + ROW_FILL_TOP)
+  )
+    return [band + r, -1];
   if (inCols && y < HEAD_H && within(x, headX) && within(y, COL_FILL_Y)) return [-1, c];
   return null;
-}
-
-/** The top of row `r`'s ± button in the viewport. */
-function fillY(r: number, top: number): number {
-  return HEAD_H + r * ROW - top + ROW_FILL_TOP;
 }
 
 /** The theme's colour tokens the grid is painted with. */
@@ -150,6 +159,16 @@ export function readPalette(probe: HTMLElement): Palette {
   return palette;
 }
 
+/** The group rows frozen above the people (`groupBand.ts`). */
+export interface PaintBand {
+  /** The groups, top to bottom: the name shown and the number of members. */
+  groups: readonly { label: string; members: number }[];
+  /** Group `g`'s cell in channel `s`: its sprite bits (`groupCellBits`). */
+  cell(g: number, s: number): number;
+  /** Said in the corner when not every group wanted fits ("5 of 9 groups shown"). */
+  note: string | null;
+}
+
 /** What a frame shows: the grid's order of people and channels, and each cell's state. */
 export interface PaintModel {
   index: GridIndex;
@@ -161,6 +180,8 @@ export interface PaintModel {
   failed(key: number): boolean;
   /** A channel's subscriber count once the staged diff is applied, when it differs. */
   after?(s: number): number | undefined;
+  /** Group rows, if any are shown. */
+  band?: PaintBand | null;
 }
 
 /** The viewport's client area and scroll offsets, in CSS pixels. */
@@ -192,12 +213,6 @@ interface RowLabel {
   inactive: boolean;
   badges: { text: string; x: number; width: number; bot: boolean }[];
 }
-
-/** Box states, one sprite each. */
-const CHECKED = 1;
-const STAGED = 2;
-const FAILED = 4;
-const DENIED = 8;
 
 export class GridPainter {
   readonly #ctx: CanvasRenderingContext2D;
@@ -237,6 +252,7 @@ export class GridPainter {
       last.index === frame.index &&
       last.rows === frame.rows &&
       last.cols === frame.cols &&
+      last.band === frame.band &&
       last.view.width === view.width &&
       last.view.height === view.height;
     if (sameGrid && last.view.top === view.top && last.view.left === view.left) {
@@ -276,6 +292,17 @@ export class GridPainter {
         height: SPRITE,
       });
     }
+    // Group cells whose state changed with their members'.
+    frame.bandStates.forEach((state, i) => {
+      if (state === last.bandStates[i]) return;
+      const g = Math.floor(i / width);
+      this.#region(model, frame, {
+        x: colX(frame, frame.c0 + (i % width)) + SPRITE_X,
+        y: HEAD_H + (g + 1) * ROW + SPRITE_Y,
+        width: SPRITE,
+        height: SPRITE,
+      });
+    });
     return true;
   }
 
@@ -290,8 +317,9 @@ export class GridPainter {
     const dx = view.left - last.view.left;
     const scale = this.#style.scale;
     if ((dx !== 0 && dy !== 0) || !Number.isInteger((dx + dy) * scale)) return false;
-    if (!Number.isInteger(HEAD_H * scale) || !Number.isInteger(HEAD_W * scale)) return false;
-    const body = dy !== 0 ? view.height - HEAD_H : view.width - HEAD_W;
+    const head = frame.head;
+    if (!Number.isInteger(head * scale) || !Number.isInteger(HEAD_W * scale)) return false;
+    const body = dy !== 0 ? view.height - head : view.width - HEAD_W;
     const move = Math.abs(dy + dx);
     if (move >= body) return false;
     const ctx = this.#ctx;
@@ -301,10 +329,10 @@ export class GridPainter {
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     let band: Rect;
     if (dy !== 0) {
-      const from = (HEAD_H + Math.max(dy, 0)) * scale;
-      const to = (HEAD_H + Math.max(-dy, 0)) * scale;
+      const from = (head + Math.max(dy, 0)) * scale;
+      const to = (head + Math.max(-dy, 0)) * scale;
       ctx.drawImage(canvas, 0, from, canvas.width, keep, 0, to, canvas.width, keep);
-      band = { x: 0, y: dy > 0 ? view.height - dy : HEAD_H, width: view.width, height: move };
+      band = { x: 0, y: dy > 0 ? view.height - dy : head, width: view.width, height: move };
     } else {
       const from = (HEAD_W + Math.max(dx, 0)) * scale;
       const to = (HEAD_W + Math.max(-dx, 0)) * scale;
@@ -330,17 +358,21 @@ export class GridPainter {
     ctx.fillStyle = this.#style.palette.bg;
     ctx.fillRect(clip.x, clip.y, clip.width, clip.height);
     // The rows and columns the clip touches.
-    const rowAt = (y: number) => Math.floor((y - HEAD_H + view.top) / ROW);
+    const rowAt = (y: number) => Math.floor((y - frame.head + view.top) / ROW);
     const colAt = (x: number) => Math.floor((x - HEAD_W + view.left) / COL);
     const r0 = Math.max(frame.r0, rowAt(clip.y));
     const r1 = Math.min(frame.r1, rowAt(clip.y + clip.height) + 1);
     const c0 = Math.max(frame.c0, colAt(clip.x));
     const c1 = Math.min(frame.c1, colAt(clip.x + clip.width) + 1);
-    const body = clip.y + clip.height > HEAD_H;
+    const body = clip.y + clip.height > frame.head;
     if (body) {
       this.#cells(frame, r0, r1, c0, c1);
       this.#rowLines(frame, r0, r1, frame.right);
       if (clip.x < HEAD_W) this.#rowHeads(model, frame, r0, r1);
+    }
+    // The band after the body: rows scrolled under it are covered.
+    if (frame.band && clip.y < frame.head && clip.y + clip.height > HEAD_H) {
+      this.#band(frame.band, frame, c0, c1, clip.x < HEAD_W);
     }
     if (clip.y < HEAD_H) {
       this.#colHeads(model, frame, c0, c1);
@@ -380,7 +412,7 @@ export class GridPainter {
     const ctx = this.#ctx;
     const { palette, fontFamily, nameSize } = this.#style;
     if (r1 <= r0) return;
-    const top = Math.max(HEAD_H, rowY(frame, r0));
+    const top = Math.max(frame.head, rowY(frame, r0));
     const bottom = rowY(frame, r1);
     // Cells scrolled under the sticky column are covered, its row lines drawn again.
     ctx.fillStyle = palette.bg;
@@ -479,10 +511,91 @@ export class GridPainter {
     ctx.textBaseline = 'middle';
     ctx.fillStyle = palette.textMuted;
     ctx.fillText(`${model.rows.length} people · ${model.cols.length} channels`, PAD_LEFT, CORNER_Y);
+    const note = model.band?.note;
+    if (note) ctx.fillText(note, PAD_LEFT, CORNER_Y - 18);
   }
 
-  /** The ± buttons of whole rows or columns, at their top left corners. */
-  #fillButtons(at: [number, number][]): void {
+  /**
+   * The group rows, over the channels' columns `c0..c1`: the legend and each channel's
+   * sync button in the first row, a group's cells in each next one; `heads`: their
+   * header column too.
+   */
+  #band(band: PaintBand, frame: Frame, c0: number, c1: number, heads: boolean): void {
+    const ctx = this.#ctx;
+    const { palette, fontFamily, nameSize } = this.#style;
+    const rows = frame.bandRows;
+    const bottom = frame.head;
+    ctx.fillStyle = palette.bgSubtle;
+    ctx.fillRect(0, HEAD_H, frame.right, bottom - HEAD_H);
+    const lines = (right: number) => {
+      ctx.beginPath();
+      for (let k = 1; k < rows; k++) {
+        ctx.moveTo(0, HEAD_H + k * ROW - 0.5);
+        ctx.lineTo(right, HEAD_H + k * ROW - 0.5);
+      }
+      ctx.strokeStyle = palette.border;
+      ctx.lineWidth = 1;
+      ctx.stroke();
+      // The band's bottom edge, stronger: the people start below it.
+      this.#line(0, bottom - 0.5, right, bottom - 0.5, palette.borderStrong);
+    };
+    lines(frame.right);
+    const width = frame.c1 - frame.c0;
+    for (let g = 0; g < rows - 1; g++) {
+      const y = HEAD_H + (g + 1) * ROW + SPRITE_Y;
+      for (let c = c0; c < c1; c++) {
+        const sprite = this.#sprite(frame.bandStates[g * width + (c - frame.c0)] ?? 0);
+        if (sprite) ctx.drawImage(sprite, colX(frame, c) + SPRITE_X, y, SPRITE, SPRITE);
+      }
+    }
+    const sync: [number, number][] = [];
+    for (let c = c0; c < c1; c++)
+      sync.push([colX(frame, c) + COL_FILL_LEFT, HEAD_H + ROW_FILL_TOP]);
+    this.#fillButtons(sync, '⇄');
+    if (!heads) return;
+
+    ctx.fillStyle = palette.bgSubtle;
+    ctx.fillRect(0, HEAD_H, HEAD_W, bottom - HEAD_H);
+    lines(HEAD_W);
+    this.#line(HEAD_W - 0.5, HEAD_H, HEAD_W - 0.5, bottom, palette.border);
+    // The legend: what a filled, half-filled and empty group cell says.
+    ctx.textAlign = 'left';
+    ctx.textBaseline = 'middle';
+    ctx.font = font(SMALL_SIZE, fontFamily);
+    ctx.fillStyle = palette.textMuted;
+    const mid = HEAD_H + BOX_Y + BOX / 2;
+    let x = PAD_LEFT;
+    ctx.fillText('Groups:', x, mid);
+    x += Math.ceil(ctx.measureText('Groups:').width) + 8;
+    for (const [bits, word] of [
+      [CHECKED, 'all'],
+      [MIXED, 'some'],
+      [0, 'none'],
+    ] as const) {
+      const sprite = this.#sprite(bits);
+      if (sprite) ctx.drawImage(sprite, x - (SPRITE - BOX) / 2, HEAD_H + SPRITE_Y, SPRITE, SPRITE);
+      x += BOX + 4;
+      ctx.fillStyle = palette.textMuted;
+      ctx.fillText(word, x, mid);
+      x += Math.ceil(ctx.measureText(word).width) + 10;
+    }
+    band.groups.forEach((group, g) => {
+      const y = HEAD_H + (g + 1) * ROW;
+      ctx.font = font(nameSize, fontFamily);
+      ctx.fillStyle = palette.text;
+      ctx.fillText(fit(ctx, group.label, HEAD_W - 2 * PAD_LEFT), PAD_LEFT, y + NAME_Y);
+      ctx.font = font(SMALL_SIZE, fontFamily);
+      ctx.fillStyle = palette.textMuted;
+      ctx.fillText(
+        `${group.members} ${group.members === 1 ? 'member' : 'members'}`,
+        PAD_LEFT,
+        y + EMAIL_Y,
+      );
+    });
+  }
+
+  /** The ± buttons of whole rows or columns (or another `glyph`), at their top left corners. */
+  #fillButtons(at: [number, number][], glyph = '±'): void {
     const ctx = this.#ctx;
     const { palette, fontFamily } = this.#style;
     ctx.beginPath();
@@ -496,7 +609,7 @@ export class GridPainter {
     ctx.textAlign = 'center';
     ctx.textBaseline = 'middle';
     ctx.fillStyle = palette.textMuted;
-    for (const [x, y] of at) ctx.fillText('±', x + FILL / 2, y + FILL / 2);
+    for (const [x, y] of at) ctx.fillText(glyph, x + FILL / 2, y + FILL / 2);
     ctx.textAlign = 'left';
   }
 
@@ -577,6 +690,7 @@ export class GridPainter {
     ctx.scale(scale, scale);
     const at = (SPRITE - BOX) / 2;
     const checked = (state & CHECKED) !== 0;
+    const mixed = (state & MIXED) !== 0;
     const denied = (state & DENIED) !== 0;
     // A staged or failed cell's ring, outside the box (a 2 px box-shadow before).
     if (state & (STAGED | FAILED)) {
@@ -602,6 +716,23 @@ export class GridPainter {
     } else if (checked) {
       ctx.fillStyle = palette.accent;
       ctx.fill();
+      ctx.strokeStyle = palette.accent;
+    } else if (mixed) {
+      // Half filled (its top left), so it is told apart from all and none without colour.
+      ctx.fillStyle = state & STAGED ? palette.warningSoft : palette.bgRaised;
+      ctx.fill();
+      ctx.save();
+      ctx.clip();
+      ctx.beginPath();
+      ctx.moveTo(at, at);
+      ctx.lineTo(at + BOX, at);
+      ctx.lineTo(at, at + BOX);
+      ctx.closePath();
+      ctx.fillStyle = palette.accent;
+      ctx.fill();
+      ctx.restore();
+      ctx.beginPath();
+      ctx.roundRect(at + 0.75, at + 0.75, BOX - 1.5, BOX - 1.5, BOX_RADIUS - 0.75);
       ctx.strokeStyle = palette.accent;
     } else {
       ctx.fillStyle = state & STAGED ? palette.warningSoft : palette.bgRaised;
@@ -653,11 +784,21 @@ interface Frame {
   states: Uint8Array;
   /** The shown channels' counts after apply (-1: unchanged), from `c0`. */
   afters: Int32Array;
+  /** The group rows (the same object while they stay the same), and the band's rows. */
+  band: PaintBand | null;
+  bandRows: number;
+  /** Where the people's rows start: below the headers and the band. */
+  head: number;
+  /** Each group cell's sprite bits, row-major over `c0..c1`. */
+  bandStates: Uint8Array;
 }
 
 function frameOf(model: PaintModel, view: PaintView): Frame {
   const { index, rows, cols } = model;
-  const [r0, r1] = span(view.top, view.height, HEAD_H, ROW, rows.length);
+  const band = model.band ?? null;
+  const groups = band?.groups.length ?? 0;
+  const head = bodyTop(bandRows(groups));
+  const [r0, r1] = span(view.top, view.height, head, ROW, rows.length);
   const [c0, c1] = span(view.left, view.width, HEAD_W, COL, cols.length);
   const states = new Uint8Array((r1 - r0) * (c1 - c0));
   let i = 0;
@@ -677,11 +818,32 @@ function frameOf(model: PaintModel, view: PaintView): Frame {
   const afters = new Int32Array(c1 - c0);
   for (let c = c0; c < c1; c++) afters[c - c0] = model.after?.(cols[c] ?? 0) ?? -1;
   const right = Math.min(view.width, HEAD_W + cols.length * COL - view.left);
-  return { index, rows, cols, view, r0, r1, c0, c1, right, states, afters };
+  const bandStates = new Uint8Array(groups * (c1 - c0));
+  let j = 0;
+  for (let g = 0; g < groups; g++) {
+    for (let c = c0; c < c1; c++) bandStates[j++] = band?.cell(g, cols[c] ?? 0) ?? 0;
+  }
+  return {
+    index,
+    rows,
+    cols,
+    view,
+    r0,
+    r1,
+    c0,
+    c1,
+    right,
+    states,
+    afters,
+    band,
+    bandRows: bandRows(groups),
+    head,
+    bandStates,
+  };
 }
 
 function rowY(frame: Frame, r: number): number {
-  return HEAD_H + r * ROW - frame.view.top;
+  return frame.head + r * ROW - frame.view.top;
 }
 
 function colX(frame: Frame, c: number): number {

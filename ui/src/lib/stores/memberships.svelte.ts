@@ -136,8 +136,8 @@ class MembershipsState {
     this.index ? visibleStreams(this.index, this.streams, this.streamSort) : [],
   );
 
-  /** How far the grid is scrolled sideways: the group rows above it follow. */
-  scrollLeft = $state(0);
+  /** The channel (stream id) being synced with a group: its dialog is open. */
+  syncing = $state<number | null>(null);
   /** Whether every (non-system) group shows as a row above the people. */
   everyGroup = $state(false);
   /** Whether the pending list is open beside the grid (Review in the pending bar). */
@@ -227,6 +227,8 @@ class MembershipsState {
     this.peopleSort = 'name';
     this.streamSort = 'name';
     this.copyFrom = null;
+    this.syncing = null;
+    this.everyGroup = false;
   }
 
   /** The state the cell will have after apply. */

@@ -1,13 +1,27 @@
-import { fireEvent, screen, waitFor } from '@testing-library/svelte';
+import { fireEvent, screen, waitFor, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { MembershipChange } from '../../lib/bindings/MembershipChange';
 import { grid, openMembershipsPage as open, pendingCount } from '../../test/memberships';
 import { encodeGrid } from '../../lib/memberships/wire';
+import { HEAD_H, ROW } from '../../lib/memberships/gridGeometry';
 
 const groupCell = (groupId: number, streamId: number) =>
   screen.getByTestId(`group-cell-${groupId}-${streamId}`);
 const cell = (userId: number, streamId: number) => screen.getByTestId(`cell-${userId}-${streamId}`);
+/** A channel's ± in its header. */
+const header = (streamId: number) =>
+  screen
+    .getByTestId(`column-menu-${String(streamId)}`)
+    .parentElement?.querySelector('.fill') as HTMLElement;
+const rowHeader = (testid: string) => within(screen.getByTestId(testid)).getByRole('rowheader');
+
+async function press(key: string, to: () => HTMLElement, init: KeyboardEventInit = {}) {
+  await fireEvent.keyDown(document.activeElement ?? document.body, { key, ...init });
+  await waitFor(() => {
+    expect(document.activeElement).toBe(to());
+  });
+}
 
 async function pickGroup(groupId: number) {
   await userEvent.selectOptions(screen.getByTestId('filter-group'), String(groupId));
@@ -28,21 +42,58 @@ describe('group rows', () => {
     expect(groupCell(30, 5)).toHaveAttribute('aria-checked', 'false');
   });
 
-  it("lines up with the grid's columns, scrolls with it, and explains the mixed state", async () => {
+  it('sits in the grid, frozen above the people, with a legend for the mixed state', async () => {
     await open();
     await fireEvent.click(screen.getByRole('checkbox', { name: 'Every group as a row' }));
-    const rows = await screen.findByRole('grid', { name: 'Memberships by group' });
-    expect(rows).toHaveTextContent('all some none');
-    expect(screen.getByTestId('group-row-31')).toHaveTextContent('theory 1 member');
-    expect(screen.getByTestId('group-row-30')).toHaveTextContent('research 3 members');
-    // The grid's geometry, so each group cell sits over its channel's column.
-    expect(rows.getAttribute('style')).toContain('--col-width: 34px');
+    await screen.findByTestId('group-row-30');
+    // One grid: the group rows are its rows 2-4 (legend, research, theory), the people next.
     const grid = screen.getByTestId('membership-grid');
-    grid.scrollLeft = 40;
-    await fireEvent.scroll(grid);
-    await waitFor(() => {
-      expect(rows.scrollLeft).toBe(40);
-    });
+    expect(screen.queryAllByRole('grid')).toEqual([grid]);
+    expect(grid).toHaveAttribute('aria-rowcount', String(1 + 3 + 4));
+    expect(grid).toContainElement(screen.getByTestId('group-row-31'));
+    expect(screen.getByTestId('group-row-30')).toHaveAttribute('aria-rowindex', '3');
+    expect(screen.getByTestId('group-row-31')).toHaveAttribute('aria-rowindex', '4');
+    expect(cell(1, 1).closest('[role="row"]')).toHaveAttribute('aria-rowindex', '5');
+    expect(within(screen.getByTestId('group-row-30')).getByRole('rowheader')).toHaveTextContent(
+      'research, 3 members',
+    );
+    expect(within(screen.getByTestId('group-row-31')).getByRole('rowheader')).toHaveTextContent(
+      'theory, 1 member',
+    );
+    // The legend row says what a filled, half-filled and empty group cell is.
+    const legend = within(grid).getAllByRole('rowheader')[0];
+    expect(legend).toHaveTextContent('half filled when some are');
+    // Frozen: the band sticks under the channels' headers; people rows start below it.
+    const band = screen.getByTestId('group-row-30').parentElement;
+    expect(band?.getAttribute('style')).toContain(`height: ${String(3 * ROW)}px`);
+    expect(cell(1, 1).closest('[role="row"]')?.getAttribute('style')).toContain(
+      `top: ${String(HEAD_H + 3 * ROW)}px`,
+    );
+  });
+
+  it('is reached with the arrows from the first person row, and back', async () => {
+    await open();
+    await pickGroup(30);
+    cell(2, 3).focus();
+    await press('ArrowUp', () => groupCell(30, 3));
+    expect(groupCell(30, 3)).toHaveAttribute('tabindex', '0');
+    await press('ArrowUp', () => screen.getByTestId('sync-channel-3'));
+    await press('ArrowUp', () => header(3));
+    await press('ArrowDown', () => screen.getByTestId('sync-channel-3'));
+    await press('ArrowDown', () => groupCell(30, 3));
+    await press('ArrowDown', () => cell(2, 3));
+    // Home in the band: its row header; Ctrl+End still ends on the last person's last cell.
+    await press('ArrowUp', () => groupCell(30, 3));
+    await press('Home', () => rowHeader('group-row-30'));
+    await press('End', () => cell(4, 5), { ctrlKey: true });
+    await press(
+      'Home',
+      () =>
+        screen
+          .getByTestId('membership-grid')
+          .querySelector('[data-r="-1"][data-c="-1"]') as HTMLElement,
+      { ctrlKey: true },
+    );
   });
 
   it("stages every active member's cell when toggled, and unstages on the way back", async () => {
@@ -109,6 +160,7 @@ describe('sync a channel with a group', () => {
     // Staged before the sync, on the channel: replaced by the sync.
     await fireEvent.click(cell(4, 1));
     expect(pendingCount()).toBe('1');
+    // The channel's ⇄, in the band's first row, opens the dialog.
     await fireEvent.click(screen.getByTestId('sync-channel-1'));
     await userEvent.selectOptions(screen.getByTestId('sync-group'), '31');
     await fireEvent.click(screen.getByTestId('sync-keep-others'));
