@@ -181,6 +181,7 @@ fn nested() -> Matrix {
         me: 1,
         users,
         streams: vec![],
+        ..Default::default()
     })
     .with_groups(vec![
         group(20, "outer", &[2], &[21]),
