@@ -131,6 +131,24 @@ class TestAccessibility:
         set_theme(ui.driver, "dark")
         ui.screenshot("a11y-accounts-dark")
 
+    def test_axe_with_group_rows_in_the_grid(self, ui: Ui):
+        """The group rows' cells and sync buttons lie over the canvas: named controls too."""
+        ui.go("memberships")
+        loaded(ui, "memberships")
+        box = ui.driver.find_element(
+            By.XPATH, "//label[contains(normalize-space(), 'Every group as a row')]/input"
+        )
+        assert not box.is_selected()
+        box.click()
+        try:
+            ui.wait(
+                lambda d: d.find_elements(By.CSS_SELECTOR, '[data-testid^="group-row-"]'),
+                "the group rows",
+            )
+            axe_themes(ui.driver, "memberships, every group as a row")
+        finally:
+            box.click()
+
     def test_axe_with_an_open_dialog(self, ui: Ui):
         ui.go("local-server")
         loaded(ui, "local-server")
