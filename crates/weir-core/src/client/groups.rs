@@ -64,21 +64,8 @@ impl ZulipClient {
         add: &[i64],
         delete: &[i64],
     ) -> Result<(), ClientError> {
-        let mut params = Params::new();
-        if !add.is_empty() {
-            params = params.json("add", add.to_vec());
-        }
-        if !delete.is_empty() {
-            params = params.json("delete", delete.to_vec());
-        }
-        let _: Value = self
-            .call(
-                Method::POST,
-                &format!("user_groups/{group_id}/members"),
-                params,
-            )
-            .await?;
-        Ok(())
+        self.add_and_delete(&format!("user_groups/{group_id}/members"), add, delete)
+            .await
     }
 
     /// `POST /user_groups/{id}/subgroups`: adds and removes direct subgroups in one call
@@ -89,6 +76,18 @@ impl ZulipClient {
         add: &[i64],
         delete: &[i64],
     ) -> Result<(), ClientError> {
+        self.add_and_delete(&format!("user_groups/{group_id}/subgroups"), add, delete)
+            .await
+    }
+
+    /// One `POST` of Zulip's optional `add`/`delete` id lists, each sent only when it
+    /// names something.
+    async fn add_and_delete(
+        &self,
+        path: &str,
+        add: &[i64],
+        delete: &[i64],
+    ) -> Result<(), ClientError> {
         let mut params = Params::new();
         if !add.is_empty() {
             params = params.json("add", add.to_vec());
@@ -96,13 +95,7 @@ impl ZulipClient {
         if !delete.is_empty() {
             params = params.json("delete", delete.to_vec());
         }
-        let _: Value = self
-            .call(
-                Method::POST,
-                &format!("user_groups/{group_id}/subgroups"),
-                params,
-            )
-            .await?;
+        let _: Value = self.call(Method::POST, path, params).await?;
         Ok(())
     }
 
