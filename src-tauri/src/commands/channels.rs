@@ -8,7 +8,7 @@ use weir_core::channels::{ChannelSettingChange, ChannelTable, plan_channel_setti
 use weir_core::pipeline::ChannelSettings;
 
 use super::command;
-use super::memberships::{HISTORY_LENGTH, blocking, bounded, journal_account, no_such_apply};
+use super::memberships::{applies_of, blocking, bounded, journal_account, undo_of};
 use crate::channels::{ChannelApplyOutcome, ChannelChangesRequest, ChannelPlanPreview};
 use crate::error::AppResult;
 use crate::memberships::MembershipsState;
@@ -78,13 +78,7 @@ pub fn list_channel_setting_applies(
     session: State<'_, Session>,
     memberships: State<'_, MembershipsState>,
 ) -> AppResult<Vec<ApplySummary>> {
-    let account = session.account()?;
-    Ok(memberships
-        .pipeline()
-        .history::<ChannelSettings>(account.id, HISTORY_LENGTH)?
-        .into_iter()
-        .map(Into::into)
-        .collect())
+    applies_of::<ChannelSettings>(&session, &memberships)
 }
 
 /// The changes that undo a channel-setting apply (the latest when no id is given): each
@@ -95,9 +89,5 @@ pub fn undo_channel_setting_apply(
     memberships: State<'_, MembershipsState>,
     request: UndoRequest,
 ) -> AppResult<Vec<ChannelSettingChange>> {
-    let account = session.account()?;
-    memberships
-        .pipeline()
-        .undo::<ChannelSettings>(account.id, request.id)?
-        .ok_or_else(no_such_apply)
+    undo_of::<ChannelSettings>(&session, &memberships, request.id)
 }

@@ -10,7 +10,7 @@ use weir_core::memberships::{self as core, GroupMemberChange};
 use weir_core::pipeline::GroupMembers;
 
 use super::command;
-use super::memberships::{HISTORY_LENGTH, blocking, bounded, journal_account, no_such_apply};
+use super::memberships::{applies_of, blocking, bounded, journal_account, undo_of};
 use crate::error::{AppError, AppResult};
 use crate::memberships::MembershipsState;
 use crate::memberships::dto::{
@@ -72,13 +72,7 @@ pub fn list_group_member_applies(
     session: State<'_, Session>,
     memberships: State<'_, MembershipsState>,
 ) -> AppResult<Vec<ApplySummary>> {
-    let account = session.account()?;
-    Ok(memberships
-        .pipeline()
-        .history::<GroupMembers>(account.id, HISTORY_LENGTH)?
-        .into_iter()
-        .map(Into::into)
-        .collect())
+    applies_of::<GroupMembers>(&session, &memberships)
 }
 
 /// The reverse of a groups-page apply (the latest when no id is given), from the
@@ -89,11 +83,7 @@ pub fn undo_group_member_apply(
     memberships: State<'_, MembershipsState>,
     request: UndoRequest,
 ) -> AppResult<Vec<GroupMemberChange>> {
-    let account = session.account()?;
-    memberships
-        .pipeline()
-        .undo::<GroupMembers>(account.id, request.id)?
-        .ok_or_else(no_such_apply)
+    undo_of::<GroupMembers>(&session, &memberships, request.id)
 }
 
 /// Creates a user group with its first members; the new id when the server says it.

@@ -10,7 +10,7 @@ use weir_core::Account;
 use weir_core::memberships::{
     self as core, Change, ExportScope, JournalAccount, Limits, export_csv, import_csv,
 };
-use weir_core::pipeline::Memberships;
+use weir_core::pipeline::{Memberships, StagedKind};
 
 use super::{PathRequest, command};
 use crate::error::{AppError, AppResult};
@@ -23,7 +23,7 @@ use crate::memberships::wire::{self, GridAnswer};
 use crate::state::Session;
 
 /// How many applies the history shows.
-pub(super) const HISTORY_LENGTH: usize = 200;
+const HISTORY_LENGTH: usize = 200;
 /// Grids whose answer passes this (some 10,000 people) return the heap their load left
 /// free; smaller loads leave too little to be worth a walk of every arena.
 const RELEASE_HEAP_ABOVE_BYTES: usize = 1024 * 1024;
@@ -149,13 +149,7 @@ pub fn list_membership_applies(
     session: State<'_, Session>,
     memberships: State<'_, MembershipsState>,
 ) -> AppResult<Vec<ApplySummary>> {
-    let account = session.account()?;
-    Ok(memberships
-        .pipeline()
-        .history::<Memberships>(account.id, HISTORY_LENGTH)?
-        .into_iter()
-        .map(Into::into)
-        .collect())
+    applies_of::<Memberships>(&session, &memberships)
 }
 
 /// The reverse of an apply (the latest when no id is given), for the UI to stage.
@@ -165,16 +159,36 @@ pub fn undo_membership_apply(
     memberships: State<'_, MembershipsState>,
     request: UndoRequest,
 ) -> AppResult<Vec<Change>> {
+    undo_of::<Memberships>(&session, &memberships, request.id)
+}
+
+/// The active account's applies of one kind (one page's), newest first: what each
+/// page's history command answers.
+pub(super) fn applies_of<K: StagedKind>(
+    session: &Session,
+    memberships: &MembershipsState,
+) -> AppResult<Vec<ApplySummary>> {
+    let account = session.account()?;
+    Ok(memberships
+        .pipeline()
+        .history::<K>(account.id, HISTORY_LENGTH)?
+        .into_iter()
+        .map(Into::into)
+        .collect())
+}
+
+/// The changes that reverse one kind's apply (the latest when `id` is `None`), from the
+/// journal, for the page to stage; `NotFound` when the journal has no such apply.
+pub(super) fn undo_of<K: StagedKind>(
+    session: &Session,
+    memberships: &MembershipsState,
+    id: Option<i64>,
+) -> AppResult<Vec<K::Change>> {
     let account = session.account()?;
     memberships
         .pipeline()
-        .undo::<Memberships>(account.id, request.id)?
-        .ok_or_else(no_such_apply)
-}
-
-/// Undo named an apply the journal does not have (for this account and page).
-pub(super) fn no_such_apply() -> AppError {
-    AppError::NotFound("no such apply to undo".into())
+        .undo::<K>(account.id, id)?
+        .ok_or_else(|| AppError::NotFound("no such apply to undo".into()))
 }
 
 /// A CSV file to write, buffered.
